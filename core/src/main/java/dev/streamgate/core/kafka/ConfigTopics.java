@@ -1,0 +1,174 @@
+package dev.streamgate.core.kafka;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/**
+ * Creates streamgate's configuration topics when they are missing, and refuses to start
+ * on existing ones whose layout would break the design.
+ * <p>
+ * The definitions topics are compacted: the latest record per key is the state, a
+ * tombstone a deletion. {@code topics} has exactly one partition so that every node
+ * applies topic definitions in one total order.
+ */
+final class ConfigTopics {
+
+	private static final Log logger = LogFactory.getLog(ConfigTopics.class);
+
+	private final Admin admin;
+
+	private final StreamgateKafkaProperties properties;
+
+	private final String bootstrapServers;
+
+	ConfigTopics(Admin admin, KafkaClients clients) {
+		this.admin = admin;
+		this.properties = clients.properties();
+		this.bootstrapServers = clients.bootstrapServers();
+	}
+
+	List<Spec> specs() {
+		String prefix = this.properties.topicPrefix();
+		String retentionMs = Long.toString(this.properties.attemptsRetention().toMillis());
+		return List.of(new Spec(prefix + "topics", 1, true, TopicConfig.CLEANUP_POLICY_COMPACT, Map.of()),
+				new Spec(prefix + "webhooks", 1, false, TopicConfig.CLEANUP_POLICY_COMPACT, Map.of()),
+				new Spec(prefix + "cursors", 1, false, TopicConfig.CLEANUP_POLICY_COMPACT, Map.of()),
+				new Spec(prefix + "snapshots", 1, false, TopicConfig.CLEANUP_POLICY_COMPACT, Map.of()),
+				new Spec(prefix + "leases", this.properties.leasePartitions(), false, TopicConfig.CLEANUP_POLICY_DELETE,
+						Map.of(TopicConfig.RETENTION_MS_CONFIG, "60000")),
+				new Spec(prefix + "attempts", 1, false, TopicConfig.CLEANUP_POLICY_DELETE,
+						Map.of(TopicConfig.RETENTION_MS_CONFIG, retentionMs)));
+	}
+
+	/**
+	 * Creates the missing topics and checks the existing ones, waiting for Kafka up to
+	 * the start-up timeout.
+	 * @throws IllegalStateException when Kafka stays unreachable or a topic is wrong
+	 */
+	void ensure() {
+		long deadline = System.nanoTime() + this.properties.startupTimeout().toNanos();
+		while (true) {
+			try {
+				ensureOnce();
+				return;
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				if (System.nanoTime() > deadline) {
+					throw new IllegalStateException("Kafka at " + this.bootstrapServers + " was unreachable for "
+							+ this.properties.startupTimeout() + " (streamgate.kafka.startup-timeout)", ex);
+				}
+				logger.warn("Kafka not reachable yet, retrying: " + ex.getMessage());
+				sleep(Duration.ofSeconds(1));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while checking Kafka topics", ex);
+			}
+		}
+	}
+
+	private void ensureOnce() throws ExecutionException, InterruptedException, TimeoutException {
+		List<Spec> specs = specs();
+		Set<String> existing = this.admin.listTopics().names().get(10, TimeUnit.SECONDS);
+		List<NewTopic> missing = specs.stream()
+			.filter((spec) -> !existing.contains(spec.name()))
+			.map(Spec::newTopic)
+			.toList();
+		if (!missing.isEmpty()) {
+			try {
+				this.admin.createTopics(missing).all().get(10, TimeUnit.SECONDS);
+				logger.info("Created Kafka topics " + missing.stream().map(NewTopic::name).toList());
+			}
+			catch (ExecutionException ex) {
+				if (!(ex.getCause() instanceof TopicExistsException)) {
+					throw ex;
+				}
+			}
+		}
+		check(specs.stream().filter((spec) -> existing.contains(spec.name())).toList());
+	}
+
+	private void check(List<Spec> specs) throws ExecutionException, InterruptedException, TimeoutException {
+		if (specs.isEmpty()) {
+			return;
+		}
+		Collection<String> names = specs.stream().map(Spec::name).toList();
+		Map<String, TopicDescription> descriptions = this.admin.describeTopics(names)
+			.allTopicNames()
+			.get(10, TimeUnit.SECONDS);
+		Map<ConfigResource, Config> configs = this.admin
+			.describeConfigs(names.stream().map((name) -> new ConfigResource(ConfigResource.Type.TOPIC, name)).toList())
+			.all()
+			.get(10, TimeUnit.SECONDS);
+		List<String> problems = new ArrayList<>();
+		for (Spec spec : specs) {
+			String policy = configs.get(new ConfigResource(ConfigResource.Type.TOPIC, spec.name()))
+				.get(TopicConfig.CLEANUP_POLICY_CONFIG)
+				.value();
+			if (!Set.of(policy.split(",")).contains(spec.cleanupPolicy())) {
+				problems.add(spec.name() + " has cleanup.policy=" + policy + " but needs " + spec.cleanupPolicy()
+						+ ": kafka-configs.sh --alter --entity-type topics --entity-name " + spec.name()
+						+ " --add-config cleanup.policy=" + spec.cleanupPolicy());
+			}
+			int partitions = descriptions.get(spec.name()).partitions().size();
+			if (spec.exactPartitions() && partitions != spec.partitions()) {
+				problems.add(spec.name() + " has " + partitions + " partitions but needs exactly " + spec.partitions()
+						+ ": delete it (after a backup) so that streamgate recreates it, or choose another streamgate.kafka.topic-prefix");
+			}
+		}
+		if (!problems.isEmpty()) {
+			throw new IllegalStateException("Kafka topics are not laid out as streamgate needs them:\n  "
+					+ problems.stream().collect(Collectors.joining("\n  ")));
+		}
+	}
+
+	private static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * What one configuration topic must look like.
+	 *
+	 * @param name the topic name
+	 * @param partitions partitions to create it with
+	 * @param exactPartitions whether an existing topic must have exactly that many
+	 * @param cleanupPolicy the cleanup policy it must have
+	 * @param configs further configs to create it with
+	 */
+	record Spec(String name, int partitions, boolean exactPartitions, String cleanupPolicy,
+			Map<String, String> configs) {
+
+		NewTopic newTopic() {
+			Map<String, String> all = new HashMap<>(this.configs);
+			all.put(TopicConfig.CLEANUP_POLICY_CONFIG, this.cleanupPolicy);
+			return new NewTopic(this.name, Optional.of(this.partitions), Optional.empty()).configs(all);
+		}
+
+	}
+
+}

@@ -1,0 +1,164 @@
+package dev.streamgate.core.kafka;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import java.util.Set;
+
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.apache.kafka.server.common.MetadataVersion;
+
+/**
+ * A real single-node Kafka KRaft broker (broker and controller in one) running in this
+ * JVM.
+ * <p>
+ * Storage lives under a data directory that is formatted on the first start and reused on
+ * every later one, so standalone mode keeps its topics, events and cursors across
+ * restarts.
+ */
+public final class EmbeddedKafkaBroker implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(EmbeddedKafkaBroker.class);
+
+	private static final String HOST = "127.0.0.1";
+
+	private final Path dataDir;
+
+	private final int port;
+
+	private KafkaRaftServer server;
+
+	private EmbeddedKafkaBroker(Path dataDir, int port) {
+		this.dataDir = dataDir.toAbsolutePath().normalize();
+		this.port = port;
+	}
+
+	/**
+	 * Starts a broker, formatting its storage first when it has none.
+	 * @param dataDir the storage directory
+	 * @param port the client port, 0 for a free one
+	 * @return the running broker
+	 */
+	public static EmbeddedKafkaBroker start(Path dataDir, int port) {
+		EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(dataDir, (port != 0) ? port : freePort());
+		broker.startServer();
+		return broker;
+	}
+
+	/**
+	 * The address clients connect to.
+	 * @return {@code host:port}
+	 */
+	public String bootstrapServers() {
+		return HOST + ":" + this.port;
+	}
+
+	public int port() {
+		return this.port;
+	}
+
+	public Path dataDir() {
+		return this.dataDir;
+	}
+
+	private synchronized void startServer() {
+		Properties config = brokerConfig(freePort());
+		try {
+			Files.createDirectories(this.dataDir);
+			if (!Files.exists(this.dataDir.resolve("meta.properties"))) {
+				format();
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot prepare Kafka storage in " + this.dataDir, ex);
+		}
+		KafkaRaftServer started = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
+		started.startup();
+		this.server = started;
+	}
+
+	private void format() {
+		try (PrintStream quiet = new PrintStream(PrintStream.nullOutputStream())) {
+			new Formatter().setPrintStream(quiet)
+				.setNodeId(1)
+				.setClusterId(Uuid.randomUuid().toString())
+				.setDirectories(Set.of(this.dataDir.toString()))
+				.setMetadataLogDirectory(this.dataDir.toString())
+				.setControllerListenerName("CONTROLLER")
+				.setReleaseVersion(MetadataVersion.latestProduction())
+				.run();
+			logger.info("Formatted new Kafka storage in " + this.dataDir);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("Cannot format Kafka storage in " + this.dataDir, ex);
+		}
+	}
+
+	private Properties brokerConfig(int controllerPort) {
+		Properties config = new Properties();
+		config.put("process.roles", "broker,controller");
+		config.put("node.id", "1");
+		config.put("controller.quorum.voters", "1@" + HOST + ":" + controllerPort);
+		config.put("listeners",
+				"PLAINTEXT://" + HOST + ":" + this.port + ",CONTROLLER://" + HOST + ":" + controllerPort);
+		config.put("advertised.listeners", "PLAINTEXT://" + HOST + ":" + this.port);
+		config.put("controller.listener.names", "CONTROLLER");
+		config.put("inter.broker.listener.name", "PLAINTEXT");
+		config.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+		config.put("log.dirs", this.dataDir.toString());
+		// One node: every internal topic has a single replica, and nothing waits for
+		// peers.
+		config.put("offsets.topic.replication.factor", "1");
+		config.put("offsets.topic.num.partitions", "5");
+		config.put("transaction.state.log.replication.factor", "1");
+		config.put("transaction.state.log.min.isr", "1");
+		config.put("share.coordinator.state.topic.replication.factor", "1");
+		config.put("share.coordinator.state.topic.min.isr", "1");
+		config.put("default.replication.factor", "1");
+		config.put("min.insync.replicas", "1");
+		config.put("group.initial.rebalance.delay.ms", "0");
+		config.put("auto.create.topics.enable", "false");
+		config.put("delete.topic.enable", "true");
+		return config;
+	}
+
+	private static int freePort() {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("No free port on " + HOST, ex);
+		}
+	}
+
+	/**
+	 * Stops the broker and waits until it has released its storage.
+	 */
+	@Override
+	public synchronized void close() {
+		if (this.server != null) {
+			this.server.shutdown();
+			this.server.awaitShutdown();
+			this.server = null;
+		}
+	}
+
+	/**
+	 * Starts the broker again on the same port and storage after {@link #close()}.
+	 */
+	public void restart() {
+		startServer();
+	}
+
+}

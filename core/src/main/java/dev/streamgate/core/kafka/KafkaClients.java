@@ -1,0 +1,88 @@
+package dev.streamgate.core.kafka;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.UUID;
+
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import reactor.kafka.sender.KafkaSender;
+import reactor.kafka.sender.SenderOptions;
+
+/**
+ * Client settings shared by everything that talks to Kafka, with what the design relies
+ * on forced.
+ */
+public final class KafkaClients {
+
+	private final String bootstrapServers;
+
+	private final Map<String, String> extra;
+
+	private final StreamgateKafkaProperties properties;
+
+	KafkaClients(String bootstrapServers, Map<String, String> extra, StreamgateKafkaProperties properties) {
+		this.bootstrapServers = bootstrapServers;
+		this.extra = extra;
+		this.properties = properties;
+	}
+
+	public String bootstrapServers() {
+		return this.bootstrapServers;
+	}
+
+	public StreamgateKafkaProperties properties() {
+		return this.properties;
+	}
+
+	Map<String, Object> common(String clientPurpose) {
+		Map<String, Object> config = new HashMap<>(this.extra);
+		config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, this.bootstrapServers);
+		config.put(CommonClientConfigs.CLIENT_ID_CONFIG, "streamgate-" + clientPurpose);
+		return config;
+	}
+
+	Map<String, Object> producer(String clientPurpose) {
+		Map<String, Object> config = common(clientPurpose);
+		// A 202 or 201 promises the write survives a broker loss: all in-sync replicas,
+		// no duplicates.
+		config.put(ProducerConfig.ACKS_CONFIG, "all");
+		config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+		int timeoutMs = (int) this.properties.writeTimeout().toMillis();
+		// Fail fast while Kafka is unreachable so that callers can answer 503 rather than
+		// hang.
+		config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeoutMs);
+		config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.max(1000, timeoutMs / 2));
+		config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, timeoutMs);
+		config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+		return config;
+	}
+
+	Map<String, Object> consumer(String clientPurpose) {
+		Map<String, Object> config = common(clientPurpose + "-" + UUID.randomUUID().toString().substring(0, 8));
+		config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+		return config;
+	}
+
+	KafkaSender<String, byte[]> sender(String clientPurpose) {
+		SenderOptions<String, byte[]> options = SenderOptions.<String, byte[]>create(producer(clientPurpose))
+			.withKeySerializer(new StringSerializer())
+			.withValueSerializer(new ByteArraySerializer());
+		return KafkaSender.create(options);
+	}
+
+	Admin admin() {
+		Map<String, Object> config = common("admin");
+		config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
+		config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) this.properties.writeTimeout().toMillis());
+		return Admin.create(config);
+	}
+
+}

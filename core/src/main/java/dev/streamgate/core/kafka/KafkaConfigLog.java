@@ -1,0 +1,240 @@
+package dev.streamgate.core.kafka;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
+import reactor.kafka.sender.KafkaSender;
+import reactor.kafka.sender.SenderRecord;
+
+import dev.streamgate.core.problem.StreamgateException;
+
+/**
+ * A compacted Kafka topic read from its beginning into memory on every node, and written
+ * to through Kafka only (Kafka Connect's {@code KafkaBasedLog} is the model).
+ * <p>
+ * One thread per log owns the consumer: it assigns every partition (no consumer group, so
+ * every node sees every record), applies each record in offset order, and then completes
+ * the writes of this node that it has now read back. A write therefore returns only after
+ * this node's view holds it.
+ */
+final class KafkaConfigLog implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(KafkaConfigLog.class);
+
+	private static final Duration POLL = Duration.ofMillis(200);
+
+	private final String topic;
+
+	private final Map<String, Object> consumerConfig;
+
+	private final KafkaSender<String, byte[]> sender;
+
+	private final Consumer<Entry> applier;
+
+	private final Duration writeTimeout;
+
+	private final Map<Integer, Long> positions = new ConcurrentHashMap<>();
+
+	private final ConcurrentLinkedQueue<Waiter> waiters = new ConcurrentLinkedQueue<>();
+
+	private final Thread thread;
+
+	private volatile boolean running = true;
+
+	private volatile boolean caughtUp;
+
+	private volatile KafkaConsumer<String, byte[]> consumer;
+
+	KafkaConfigLog(String topic, KafkaClients clients, KafkaSender<String, byte[]> sender, Consumer<Entry> applier) {
+		this.topic = topic;
+		this.consumerConfig = clients.consumer(topic);
+		this.sender = sender;
+		this.applier = applier;
+		this.writeTimeout = clients.properties().writeTimeout();
+		this.thread = new Thread(this::run, "streamgate-log-" + topic);
+		this.thread.setDaemon(true);
+	}
+
+	void start() {
+		this.thread.start();
+	}
+
+	boolean isCaughtUp() {
+		return this.caughtUp;
+	}
+
+	/**
+	 * Writes a record and completes once this node has read it back.
+	 * @param key the record key
+	 * @param value the value, or {@code null} for a tombstone
+	 * @return the offset of the record
+	 */
+	Mono<Long> write(String key, byte[] value) {
+		SenderRecord<String, byte[], String> record = SenderRecord.create(new ProducerRecord<>(this.topic, key, value),
+				key);
+		return this.sender.send(Mono.just(record))
+			.next()
+			.flatMap((result) -> awaitRead(result.recordMetadata().partition(), result.recordMetadata().offset())
+				.thenReturn(result.recordMetadata().offset()))
+			.timeout(this.writeTimeout.plusSeconds(2))
+			.onErrorMap((ex) -> !(ex instanceof StreamgateException), StreamgateException::kafkaUnavailable);
+	}
+
+	private Mono<Void> awaitRead(int partition, long offset) {
+		return Mono.create((sink) -> {
+			Waiter waiter = new Waiter(partition, offset, sink);
+			this.waiters.add(waiter);
+			sink.onDispose(() -> this.waiters.remove(waiter));
+			completeWaiters();
+		});
+	}
+
+	private void completeWaiters() {
+		for (Iterator<Waiter> it = this.waiters.iterator(); it.hasNext();) {
+			Waiter waiter = it.next();
+			if (this.positions.getOrDefault(waiter.partition(), 0L) > waiter.offset()) {
+				it.remove();
+				waiter.sink().success();
+			}
+		}
+	}
+
+	private void run() {
+		try (KafkaConsumer<String, byte[]> kafkaConsumer = new KafkaConsumer<>(this.consumerConfig,
+				new StringDeserializer(), new ByteArrayDeserializer())) {
+			this.consumer = kafkaConsumer;
+			List<TopicPartition> partitions = assign(kafkaConsumer);
+			Map<TopicPartition, Long> target = endOffsets(kafkaConsumer, partitions);
+			long applied = 0;
+			while (this.running) {
+				for (ConsumerRecord<String, byte[]> record : kafkaConsumer.poll(POLL)) {
+					apply(record);
+					applied++;
+				}
+				updatePositions(kafkaConsumer, partitions);
+				if (!this.caughtUp && reached(target)) {
+					this.caughtUp = true;
+					logger.info("Read " + this.topic + " up to its end (" + applied + " records)");
+				}
+				completeWaiters();
+			}
+		}
+		catch (WakeupException ex) {
+			// close() asked the loop to stop
+		}
+		catch (RuntimeException ex) {
+			if (this.running) {
+				logger.error("Reader of " + this.topic + " stopped", ex);
+			}
+		}
+	}
+
+	private List<TopicPartition> assign(KafkaConsumer<String, byte[]> kafkaConsumer) {
+		while (true) {
+			try {
+				List<PartitionInfo> infos = kafkaConsumer.partitionsFor(this.topic, Duration.ofSeconds(5));
+				if (infos != null && !infos.isEmpty()) {
+					List<TopicPartition> partitions = infos.stream()
+						.map((info) -> new TopicPartition(this.topic, info.partition()))
+						.toList();
+					kafkaConsumer.assign(partitions);
+					kafkaConsumer.seekToBeginning(partitions);
+					return partitions;
+				}
+			}
+			catch (org.apache.kafka.common.errors.TimeoutException ex) {
+				logger.debug("Waiting for partitions of " + this.topic);
+			}
+		}
+	}
+
+	private Map<TopicPartition, Long> endOffsets(KafkaConsumer<String, byte[]> kafkaConsumer,
+			List<TopicPartition> partitions) {
+		while (true) {
+			try {
+				return new HashMap<>(kafkaConsumer.endOffsets(partitions, Duration.ofSeconds(5)));
+			}
+			catch (org.apache.kafka.common.errors.TimeoutException ex) {
+				logger.debug("Waiting for end offsets of " + this.topic);
+			}
+		}
+	}
+
+	private void apply(ConsumerRecord<String, byte[]> record) {
+		try {
+			this.applier.accept(
+					new Entry(record.key(), record.value(), record.offset(), Instant.ofEpochMilli(record.timestamp())));
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Skipped unreadable record " + record.offset() + " of " + this.topic + ": " + ex.getMessage());
+		}
+	}
+
+	private void updatePositions(KafkaConsumer<String, byte[]> kafkaConsumer, List<TopicPartition> partitions) {
+		for (TopicPartition partition : partitions) {
+			try {
+				this.positions.put(partition.partition(), kafkaConsumer.position(partition, Duration.ofSeconds(1)));
+			}
+			catch (org.apache.kafka.common.errors.TimeoutException ex) {
+				// Kafka unreachable: the next loop tries again.
+			}
+		}
+	}
+
+	private boolean reached(Map<TopicPartition, Long> target) {
+		return target.entrySet()
+			.stream()
+			.allMatch((end) -> this.positions.getOrDefault(end.getKey().partition(), 0L) >= end.getValue());
+	}
+
+	@Override
+	public void close() {
+		this.running = false;
+		KafkaConsumer<String, byte[]> current = this.consumer;
+		if (current != null) {
+			current.wakeup();
+		}
+		try {
+			this.thread.join(Duration.ofSeconds(10).toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		this.waiters.forEach((waiter) -> waiter.sink().error(new KafkaException("Shutting down")));
+	}
+
+	/**
+	 * One record of the log as the applier sees it.
+	 *
+	 * @param key the record key
+	 * @param value the value, {@code null} for a tombstone
+	 * @param offset the record's offset
+	 * @param timestamp the record's timestamp
+	 */
+	record Entry(String key, byte[] value, long offset, Instant timestamp) {
+	}
+
+	private record Waiter(int partition, long offset, MonoSink<Void> sink) {
+	}
+
+}

@@ -1,0 +1,69 @@
+package dev.streamgate.core.kafka;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import reactor.core.publisher.Mono;
+import reactor.kafka.sender.KafkaSender;
+
+import dev.streamgate.core.event.EventLog;
+import dev.streamgate.core.topic.TopicStore;
+
+/**
+ * Wires the Kafka boundary: the broker address (or the embedded broker), the clients, the
+ * configuration topics and the stores built on them.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties({ KafkaConnectionProperties.class, StreamgateKafkaProperties.class,
+		EmbeddedKafkaProperties.class })
+public class KafkaConfiguration {
+
+	@Bean(destroyMethod = "close")
+	KafkaBootstrap kafkaBootstrap(KafkaConnectionProperties connection, EmbeddedKafkaProperties embedded) {
+		return KafkaBootstrap.from(connection, embedded);
+	}
+
+	@Bean
+	KafkaClients kafkaClients(KafkaBootstrap bootstrap, KafkaConnectionProperties connection,
+			StreamgateKafkaProperties properties) {
+		return new KafkaClients(bootstrap.bootstrapServers(), connection.properties(), properties);
+	}
+
+	@Bean(destroyMethod = "close")
+	Admin kafkaAdmin(KafkaClients clients) {
+		return clients.admin();
+	}
+
+	@Bean(destroyMethod = "close")
+	KafkaSender<String, byte[]> configSender(KafkaClients clients) {
+		return clients.sender("config");
+	}
+
+	@Bean(destroyMethod = "close")
+	KafkaTopicStore topicStore(KafkaClients clients, Admin kafkaAdmin, KafkaSender<String, byte[]> configSender) {
+		new ConfigTopics(kafkaAdmin, clients).ensure();
+		KafkaTopicStore store = new KafkaTopicStore(clients, configSender);
+		store.start();
+		return store;
+	}
+
+	@Bean
+	EventLog eventLog(Admin kafkaAdmin, StreamgateKafkaProperties properties) {
+		return new KafkaEventLog(kafkaAdmin, properties.topicPrefix());
+	}
+
+	@Bean(destroyMethod = "close")
+	KafkaHealthIndicator kafkaHealthIndicator(Admin kafkaAdmin, KafkaClients clients) {
+		return new KafkaHealthIndicator(kafkaAdmin, clients.bootstrapServers());
+	}
+
+	@Bean
+	ReactiveHealthIndicator topicRegistryHealthIndicator(TopicStore topicStore) {
+		return () -> Mono.just(topicStore.isCaughtUp() ? Health.up().build()
+				: Health.outOfService().withDetail("reason", "still reading topic definitions").build());
+	}
+
+}

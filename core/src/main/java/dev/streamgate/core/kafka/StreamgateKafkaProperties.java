@@ -1,0 +1,36 @@
+package dev.streamgate.core.kafka;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.Pattern;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * How streamgate lays out and uses its Kafka topics.
+ *
+ * @param topicPrefix prefix of every Kafka topic streamgate owns
+ * @param leasePartitions partitions of the leases topic: the most nodes that can share a
+ * role's work
+ * @param attemptsRetention how long webhook delivery attempts are kept
+ * @param writeTimeout how long a write may wait for Kafka's acknowledgement before it
+ * fails
+ * @param startupTimeout how long start-up waits for an unreachable Kafka before it gives
+ * up
+ */
+@Validated
+@ConfigurationProperties("streamgate.kafka")
+public record StreamgateKafkaProperties(
+		@DefaultValue("streamgate.") @NotBlank @Pattern(regexp = "[a-zA-Z0-9._-]*") String topicPrefix,
+		@DefaultValue("12") @Min(1) int leasePartitions, @DefaultValue("7d") Duration attemptsRetention,
+		@DefaultValue("10s") Duration writeTimeout, @DefaultValue("60s") Duration startupTimeout) {
+
+	public String topicsTopic() {
+		return this.topicPrefix + "topics";
+	}
+
+}

@@ -1,0 +1,107 @@
+package dev.streamgate.core.problem;
+
+import java.net.URI;
+
+import org.springframework.http.HttpStatus;
+
+/**
+ * The stable problem types of the HTTP contract, each with its RFC 9457 {@code type} URI.
+ */
+public enum ProblemType {
+
+	BAD_REQUEST(HttpStatus.BAD_REQUEST, "bad-request", "Bad request"),
+
+	MALFORMED_JSON(HttpStatus.BAD_REQUEST, "malformed-json", "Malformed JSON"),
+
+	MISSING_BODY(HttpStatus.BAD_REQUEST, "missing-body", "Missing request body"),
+
+	INVALID_TOPIC(HttpStatus.BAD_REQUEST, "invalid-topic", "Invalid topic"),
+
+	INVALID_TOPIC_ID(HttpStatus.BAD_REQUEST, "invalid-topic-id", "Invalid topic id"),
+
+	INVALID_PARAMETER(HttpStatus.BAD_REQUEST, "invalid-parameter", "Invalid parameter"),
+
+	UNAUTHORIZED(HttpStatus.UNAUTHORIZED, "unauthorized", "Unauthorized"),
+
+	FORBIDDEN(HttpStatus.FORBIDDEN, "forbidden", "Forbidden"),
+
+	NOT_FOUND(HttpStatus.NOT_FOUND, "not-found", "Not found"),
+
+	TOPIC_NOT_FOUND(HttpStatus.NOT_FOUND, "topic-not-found", "Topic not found"),
+
+	METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "method-not-allowed", "Method not allowed"),
+
+	NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE, "not-acceptable", "Not acceptable"),
+
+	TOPIC_EXISTS(HttpStatus.CONFLICT, "topic-exists", "Topic already exists"),
+
+	PAYLOAD_TYPE_IMMUTABLE(HttpStatus.CONFLICT, "payload-type-immutable", "Payload type cannot change"),
+
+	CONFLICT(HttpStatus.CONFLICT, "conflict", "Conflict"),
+
+	PRECONDITION_FAILED(HttpStatus.PRECONDITION_FAILED, "precondition-failed", "Precondition failed"),
+
+	PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, "payload-too-large", "Payload too large"),
+
+	UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "Unsupported media type"),
+
+	TOO_MANY_REQUESTS(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests", "Too many requests"),
+
+	INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error", "Internal error"),
+
+	KAFKA_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "kafka-unavailable", "Kafka unavailable"),
+
+	NOT_READY(HttpStatus.SERVICE_UNAVAILABLE, "not-ready", "Not ready"),
+
+	SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "service-unavailable", "Service unavailable");
+
+	/** Prefix of every problem type URI. */
+	public static final String BASE_URI = "https://streamgate.dev/problems/";
+
+	private final HttpStatus status;
+
+	private final URI type;
+
+	private final String title;
+
+	ProblemType(HttpStatus status, String slug, String title) {
+		this.status = status;
+		this.type = URI.create(BASE_URI + slug);
+		this.title = title;
+	}
+
+	public HttpStatus status() {
+		return this.status;
+	}
+
+	public URI type() {
+		return this.type;
+	}
+
+	public String title() {
+		return this.title;
+	}
+
+	/**
+	 * The generic type for a status that no specific problem type describes.
+	 * @param status an HTTP status code
+	 * @return the matching generic problem type
+	 */
+	public static ProblemType forStatus(int status) {
+		return switch (status) {
+			case 401 -> UNAUTHORIZED;
+			case 403 -> FORBIDDEN;
+			case 404 -> NOT_FOUND;
+			case 405 -> METHOD_NOT_ALLOWED;
+			case 406 -> NOT_ACCEPTABLE;
+			case 409 -> CONFLICT;
+			case 412 -> PRECONDITION_FAILED;
+			case 413 -> PAYLOAD_TOO_LARGE;
+			case 415 -> UNSUPPORTED_MEDIA_TYPE;
+			case 429 -> TOO_MANY_REQUESTS;
+			case 503 -> SERVICE_UNAVAILABLE;
+			default -> (status >= 500) ? INTERNAL_ERROR : BAD_REQUEST;
+		};
+	}
+
+}

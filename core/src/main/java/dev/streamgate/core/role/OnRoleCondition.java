@@ -1,0 +1,50 @@
+package dev.streamgate.core.role;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Condition;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+
+/**
+ * Matches when {@code streamgate.roles} enables the role of {@link ConditionalOnRole}.
+ */
+class OnRoleCondition implements Condition {
+
+	@Override
+	public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+		Role role = (Role) metadata.getAnnotationAttributes(ConditionalOnRole.class.getName()).get("value");
+		return enabledRoles(Binder.get(context.getEnvironment())).contains(role);
+	}
+
+	/**
+	 * The roles {@code streamgate.roles} enables.
+	 * @param binder the environment's binder
+	 * @return the roles
+	 * @throws IllegalArgumentException on an unknown role name
+	 */
+	static Set<Role> enabledRoles(Binder binder) {
+		List<String> names = binder.bind("streamgate.roles", Bindable.listOf(String.class)).orElse(List.of("all"));
+		Set<Role> roles = EnumSet.noneOf(Role.class);
+		for (String name : names) {
+			String normalized = name.trim().toUpperCase(Locale.ROOT);
+			if (normalized.equals("ALL")) {
+				return EnumSet.allOf(Role.class);
+			}
+			try {
+				roles.add(Role.valueOf(normalized));
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalArgumentException("streamgate.roles: unknown role '" + name
+						+ "'; use all or a list of admin, ingest, poller, sse, webhook", ex);
+			}
+		}
+		return roles;
+	}
+
+}

@@ -1,0 +1,64 @@
+package dev.streamgate.core.topic;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * A topic's publisher: {@code http-post} takes no fields, {@code http-poller} watches a
+ * URL.
+ *
+ * @param type the publisher type
+ * @param url the polled URL
+ * @param pollingPeriod time between polls
+ * @param headers request headers sent with each poll
+ * @param payloadPointer RFC 6901 pointer to the part of the response that is the document
+ * @param timeout per-poll timeout
+ * @param retry what to retry and how
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Publisher(PublisherType type, URI url, Duration pollingPeriod, Map<String, String> headers,
+		String payloadPointer, Duration timeout, Retry retry) {
+
+	/** The publisher of topics that say nothing else. */
+	public static final Publisher HTTP_POST = new Publisher(PublisherType.HTTP_POST, null, null, null, null, null,
+			null);
+
+	/**
+	 * The poller's retry policy.
+	 *
+	 * @param onStatus response statuses that are retried
+	 * @param maxAttempts attempts per poll, the first included
+	 * @param initialBackoff delay before the first retry
+	 * @param maxBackoff longest delay between retries
+	 */
+	public record Retry(List<Integer> onStatus, Integer maxAttempts, Duration initialBackoff, Duration maxBackoff) {
+
+		static final Retry DEFAULT = new Retry(List.of(500, 502, 503, 504), 3, Duration.ofSeconds(1),
+				Duration.ofSeconds(10));
+
+		Retry withDefaults() {
+			return new Retry((this.onStatus != null) ? this.onStatus : DEFAULT.onStatus,
+					(this.maxAttempts != null) ? this.maxAttempts : DEFAULT.maxAttempts,
+					(this.initialBackoff != null) ? this.initialBackoff : DEFAULT.initialBackoff,
+					(this.maxBackoff != null) ? this.maxBackoff : DEFAULT.maxBackoff);
+		}
+
+	}
+
+	Publisher withDefaults() {
+		if (this.type != PublisherType.HTTP_POLLER) {
+			return this;
+		}
+		return new Publisher(this.type, this.url,
+				(this.pollingPeriod != null) ? this.pollingPeriod : Duration.ofSeconds(1),
+				(this.headers != null) ? this.headers : Map.of(),
+				(this.payloadPointer != null) ? this.payloadPointer : "",
+				(this.timeout != null) ? this.timeout : Duration.ofSeconds(10),
+				(this.retry != null) ? this.retry.withDefaults() : Retry.DEFAULT);
+	}
+
+}

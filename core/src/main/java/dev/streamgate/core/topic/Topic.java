@@ -1,0 +1,87 @@
+package dev.streamgate.core.topic;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * A topic definition as the admin API and the {@code topics} config topic hold it.
+ * <p>
+ * Fields a client leaves out are {@code null} until {@link #withDefaults()} fills them; a
+ * stored topic always has every field. {@code createdAt} and {@code updatedAt} are
+ * read-only: the registry sets them.
+ *
+ * @param id the topic id
+ * @param name a display name
+ * @param payloadType what one publication is
+ * @param publisher where publications come from
+ * @param subscriptionModes the modes subscribers may ask for
+ * @param defaultSubscriptionMode the mode of subscribers that ask for none
+ * @param partitions partitions of the events topic
+ * @param retention how long events are kept, and so how far back a client can resume
+ * @param isPublic whether anyone may subscribe without a token
+ * @param createdAt when the topic was created
+ * @param updatedAt when the topic last changed
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Topic(String id, String name, PayloadType payloadType, Publisher publisher,
+		List<SubscriptionMode> subscriptionModes, SubscriptionMode defaultSubscriptionMode, Integer partitions,
+		Duration retention, @JsonProperty("public") Boolean isPublic, Instant createdAt, Instant updatedAt) {
+
+	/** Retention of topics that name none. */
+	public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
+
+	/**
+	 * This topic with every absent field set to its default.
+	 * @return a complete topic
+	 */
+	public Topic withDefaults() {
+		PayloadType type = (this.payloadType != null) ? this.payloadType : PayloadType.EVENT;
+		List<SubscriptionMode> modes = (this.subscriptionModes != null) ? List.copyOf(this.subscriptionModes)
+				: type.modes();
+		SubscriptionMode defaultMode = this.defaultSubscriptionMode;
+		if (defaultMode == null && !modes.isEmpty()) {
+			defaultMode = modes.get(0);
+		}
+		return new Topic(this.id, (this.name != null) ? this.name : this.id, type,
+				(this.publisher != null) ? this.publisher.withDefaults() : Publisher.HTTP_POST, modes, defaultMode,
+				(this.partitions != null) ? this.partitions : 1,
+				(this.retention != null) ? this.retention : DEFAULT_RETENTION,
+				(this.isPublic != null) ? this.isPublic : Boolean.FALSE, this.createdAt, this.updatedAt);
+	}
+
+	/**
+	 * This topic with the given id.
+	 * @param newId the id
+	 * @return a copy
+	 */
+	public Topic withId(String newId) {
+		return new Topic(newId, this.name, this.payloadType, this.publisher, this.subscriptionModes,
+				this.defaultSubscriptionMode, this.partitions, this.retention, this.isPublic, this.createdAt,
+				this.updatedAt);
+	}
+
+	/**
+	 * This topic with the given timestamps.
+	 * @param created creation time
+	 * @param updated last change time
+	 * @return a copy
+	 */
+	public Topic withTimestamps(Instant created, Instant updated) {
+		return new Topic(this.id, this.name, this.payloadType, this.publisher, this.subscriptionModes,
+				this.defaultSubscriptionMode, this.partitions, this.retention, this.isPublic, created, updated);
+	}
+
+	/**
+	 * The Kafka topic holding this topic's events.
+	 * @param prefix the configured prefix of streamgate's Kafka topics
+	 * @return the events topic name
+	 */
+	public String eventsTopic(String prefix) {
+		return prefix + "events." + this.id;
+	}
+
+}

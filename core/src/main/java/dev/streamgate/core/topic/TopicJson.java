@@ -1,0 +1,195 @@
+package dev.streamgate.core.topic;
+
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
+import tools.jackson.databind.cfg.DateTimeFeature;
+import tools.jackson.databind.exc.InvalidFormatException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
+import tools.jackson.databind.type.LogicalType;
+
+import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.problem.StreamgateException.FieldError;
+
+/**
+ * Topic documents to and from JSON: strictly for what clients send, leniently for what is
+ * stored (so that an older node reads what a newer one wrote).
+ */
+public final class TopicJson {
+
+	/** Fields that the registry sets and clients may not. */
+	public static final Set<String> READ_ONLY = Set.of("createdAt", "updatedAt");
+
+	private static final JsonMapper STRICT = JsonMapper.builder()
+		.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, DeserializationFeature.FAIL_ON_TRAILING_TOKENS,
+				DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY)
+		.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+		.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+		.disable(DateTimeFeature.WRITE_DATES_AS_TIMESTAMPS, DateTimeFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
+		.withCoercionConfig(LogicalType.Integer,
+				(config) -> config.setCoercion(CoercionInputShape.String, CoercionAction.Fail))
+		.withCoercionConfig(LogicalType.Boolean,
+				(config) -> config.setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+					.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail))
+		.withCoercionConfig(LogicalType.Textual,
+				(config) -> config.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+					.setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+					.setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+		.build();
+
+	private static final JsonMapper LENIENT = STRICT.rebuild()
+		.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+		.build();
+
+	private TopicJson() {
+	}
+
+	/**
+	 * The mapper for client JSON: unknown fields, duplicate keys and loose coercions
+	 * fail.
+	 * @return the strict mapper
+	 */
+	public static JsonMapper strictMapper() {
+		return STRICT;
+	}
+
+	/**
+	 * Parses request bytes into a JSON tree.
+	 * @param body the request body
+	 * @return the tree
+	 * @throws StreamgateException {@code malformed-json} when the body is not one JSON
+	 * value
+	 */
+	public static JsonNode parseTree(byte[] body) {
+		try {
+			return STRICT.readTree(body);
+		}
+		catch (JacksonException ex) {
+			throw new StreamgateException(ProblemType.MALFORMED_JSON,
+					"The body is not valid JSON: " + ex.getOriginalMessage());
+		}
+	}
+
+	/**
+	 * Reads a topic a client sent, without defaults.
+	 * @param tree the request document
+	 * @return the topic
+	 * @throws StreamgateException {@code invalid-topic} naming the offending field
+	 */
+	public static Topic fromRequest(JsonNode tree) {
+		if (!tree.isObject()) {
+			throw invalid(List.of(new FieldError("", "must be a JSON object")));
+		}
+		List<FieldError> readOnly = READ_ONLY.stream()
+			.filter(tree::has)
+			.map((field) -> new FieldError("/" + field, "is read-only"))
+			.toList();
+		if (!readOnly.isEmpty()) {
+			throw invalid(readOnly);
+		}
+		try {
+			return STRICT.treeToValue(tree, Topic.class);
+		}
+		catch (JacksonException ex) {
+			throw invalid(List.of(describe(ex)));
+		}
+	}
+
+	/**
+	 * The JSON tree of a stored topic.
+	 * @param topic the topic
+	 * @return its tree
+	 */
+	public static ObjectNode toTree(Topic topic) {
+		return STRICT.valueToTree(topic);
+	}
+
+	/**
+	 * The stored form of a topic.
+	 * @param topic the topic
+	 * @return UTF-8 JSON
+	 */
+	public static byte[] toBytes(Topic topic) {
+		return STRICT.writeValueAsBytes(topic);
+	}
+
+	/**
+	 * Reads a stored topic.
+	 * @param bytes UTF-8 JSON
+	 * @return the topic
+	 */
+	public static Topic fromBytes(byte[] bytes) {
+		return LENIENT.readValue(bytes, Topic.class);
+	}
+
+	private static StreamgateException invalid(List<FieldError> errors) {
+		String detail = errors.stream()
+			.map((error) -> (error.pointer().isEmpty() ? "the body" : error.pointer()) + " " + error.detail())
+			.collect(Collectors.joining("; "));
+		return new StreamgateException(ProblemType.INVALID_TOPIC, detail).withErrors(errors);
+	}
+
+	static FieldError describe(JacksonException ex) {
+		String pointer = pointer(ex);
+		if (ex instanceof UnrecognizedPropertyException unknown) {
+			return new FieldError(pointer, "is not a known field");
+		}
+		if (ex instanceof InvalidFormatException format) {
+			return new FieldError(pointer,
+					"cannot be " + format.getValue() + ": expected " + expected(format.getTargetType()));
+		}
+		if (ex instanceof DatabindException databind && !databind.getPath().isEmpty()) {
+			return new FieldError(pointer, "has the wrong type: " + firstLine(ex.getOriginalMessage()));
+		}
+		return new FieldError(pointer, firstLine(ex.getOriginalMessage()));
+	}
+
+	private static String pointer(JacksonException ex) {
+		StringBuilder pointer = new StringBuilder();
+		for (JacksonException.Reference reference : ex.getPath()) {
+			pointer.append('/');
+			if (reference.getPropertyName() != null) {
+				pointer.append(reference.getPropertyName().replace("~", "~0").replace("/", "~1"));
+			}
+			else {
+				pointer.append(reference.getIndex());
+			}
+		}
+		return pointer.toString();
+	}
+
+	private static String expected(Class<?> type) {
+		if (type == java.time.Duration.class) {
+			return "an ISO-8601 duration such as PT0.5S or P7D";
+		}
+		if (type.isEnum()) {
+			return "one of " + java.util.Arrays.stream(type.getEnumConstants())
+				.map(Object::toString)
+				.collect(Collectors.joining(", "));
+		}
+		if (type == java.net.URI.class) {
+			return "a URL";
+		}
+		return "a " + type.getSimpleName().toLowerCase();
+	}
+
+	private static String firstLine(String message) {
+		if (message == null) {
+			return "is invalid";
+		}
+		int newline = message.indexOf('\n');
+		return (newline >= 0) ? message.substring(0, newline) : message;
+	}
+
+}
