@@ -1,12 +1,17 @@
 package dev.streamgate.core.topic;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.SerializationContext;
+import tools.jackson.databind.ValueSerializer;
+import tools.jackson.databind.module.SimpleModule;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.cfg.CoercionAction;
@@ -37,6 +42,7 @@ public final class TopicJson {
 		.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
 		.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
 		.disable(DateTimeFeature.WRITE_DATES_AS_TIMESTAMPS, DateTimeFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
+		.addModule(new SimpleModule("streamgate-durations").addSerializer(Duration.class, new DurationSerializer()))
 		.withCoercionConfig(LogicalType.Integer,
 				(config) -> config.setCoercion(CoercionInputShape.String, CoercionAction.Fail))
 		.withCoercionConfig(LogicalType.Boolean,
@@ -170,7 +176,7 @@ public final class TopicJson {
 	}
 
 	private static String expected(Class<?> type) {
-		if (type == java.time.Duration.class) {
+		if (type == Duration.class) {
 			return "an ISO-8601 duration such as PT0.5S or P7D";
 		}
 		if (type.isEnum()) {
@@ -190,6 +196,19 @@ public final class TopicJson {
 		}
 		int newline = message.indexOf('\n');
 		return (newline >= 0) ? message.substring(0, newline) : message;
+	}
+
+	/**
+	 * Writes durations as people write them: {@code P7D} rather than {@code PT168H}.
+	 */
+	static final class DurationSerializer extends ValueSerializer<Duration> {
+
+		@Override
+		public void serialize(Duration value, JsonGenerator generator, SerializationContext context) {
+			boolean wholeDays = !value.isZero() && value.toSeconds() % 86400 == 0 && value.getNano() == 0;
+			generator.writeString(wholeDays ? "P" + value.toDays() + "D" : value.toString());
+		}
+
 	}
 
 }

@@ -1,0 +1,228 @@
+package dev.streamgate.admin;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import dev.streamgate.core.event.EventLog;
+import dev.streamgate.core.event.EventLogStatus;
+import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.problem.StreamgateException.FieldError;
+import dev.streamgate.core.role.ConditionalOnRole;
+import dev.streamgate.core.role.Role;
+import dev.streamgate.core.topic.MergePatch;
+import dev.streamgate.core.topic.StoredTopic;
+import dev.streamgate.core.topic.Topic;
+import dev.streamgate.core.topic.TopicJson;
+import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.topic.TopicValidator;
+import org.springframework.stereotype.Component;
+
+/**
+ * The topic admin operations: validation, the events topic and the stored definition kept
+ * in step.
+ */
+@Component
+@ConditionalOnRole(Role.ADMIN)
+public class TopicAdmin {
+
+	private final TopicStore store;
+
+	private final EventLog eventLog;
+
+	private final Clock clock;
+
+	public TopicAdmin(TopicStore store, EventLog eventLog) {
+		this.store = store;
+		this.eventLog = eventLog;
+		this.clock = Clock.systemUTC();
+	}
+
+	/**
+	 * Creates a topic and its events topic.
+	 * @param body the request document
+	 * @return the stored topic
+	 */
+	public Mono<StoredTopic> create(JsonNode body) {
+		Topic requested = TopicJson.fromRequest(body);
+		String id = (requested.id() != null) ? requested.id() : generateId();
+		Instant now = now();
+		Topic topic = requested.withId(id).withDefaults().withTimestamps(now, now);
+		validate(topic);
+		ensureReady();
+		if (this.store.get(id).isPresent()) {
+			throw duplicate(id);
+		}
+		// Creating the events topic is the lock: of two concurrent creates, Kafka lets
+		// one win.
+		return this.eventLog.create(topic)
+			.onErrorResume(TopicAdmin::isLeftOver, (ex) -> recreateLeftOver(topic, ex))
+			.then(Mono.defer(() -> this.store.save(topic)))
+			.onErrorResume((ex) -> this.store.get(id).isPresent() ? Mono.error(duplicate(id)) : Mono.error(ex));
+	}
+
+	private static boolean isLeftOver(Throwable ex) {
+		return ex instanceof StreamgateException problem && problem.problemType() == ProblemType.CONFLICT;
+	}
+
+	/**
+	 * An events topic without a definition is left over from a create whose definition
+	 * never got written: unless another node has just defined the topic, it is replaced.
+	 */
+	private Mono<Void> recreateLeftOver(Topic topic, Throwable ex) {
+		if (this.store.get(topic.id()).isPresent()) {
+			return Mono.error(duplicate(topic.id()));
+		}
+		return this.eventLog.delete(topic.id()).then(this.eventLog.create(topic));
+	}
+
+	/**
+	 * Applies an RFC 7386 merge patch to a topic.
+	 * @param id the topic id
+	 * @param patch the merge patch
+	 * @param ifMatch the {@code If-Match} header, or {@code null}
+	 * @return the stored topic
+	 */
+	public Mono<StoredTopic> update(String id, JsonNode patch, String ifMatch) {
+		StoredTopic current = find(id);
+		checkPrecondition(current, ifMatch);
+		if (!patch.isObject()) {
+			throw new StreamgateException(ProblemType.INVALID_TOPIC, "A merge patch of a topic must be a JSON object")
+				.withErrors(List.of(new FieldError("", "must be a JSON object")));
+		}
+		if (patch.has("id") && !id.equals(patch.get("id").asString(""))) {
+			throw new StreamgateException(ProblemType.INVALID_TOPIC, "/id cannot change")
+				.withErrors(List.of(new FieldError("/id", "cannot change")));
+		}
+		ObjectNode base = TopicJson.toTree(current.topic());
+		TopicJson.READ_ONLY.forEach(base::remove);
+		Topic previous = current.topic();
+		Topic topic = TopicJson.fromRequest(MergePatch.apply(base, patch))
+			.withId(id)
+			.withDefaults()
+			.withTimestamps(previous.createdAt(), now());
+		if (topic.payloadType() != previous.payloadType()) {
+			throw new StreamgateException(ProblemType.PAYLOAD_TYPE_IMMUTABLE, "The payload type of '" + id + "' is "
+					+ previous.payloadType() + " and cannot change; create another topic instead");
+		}
+		validate(topic);
+		if (topic.partitions() < previous.partitions()) {
+			throw new StreamgateException(ProblemType.CONFLICT,
+					"Partitions can only grow: '" + id + "' has " + previous.partitions());
+		}
+		ensureReady();
+		return this.eventLog.update(previous, topic).then(Mono.defer(() -> this.store.save(topic)));
+	}
+
+	/**
+	 * Deletes a topic: its definition, then its events.
+	 * @param id the topic id
+	 * @param ifMatch the {@code If-Match} header, or {@code null}
+	 * @return completes once deleted
+	 */
+	public Mono<Void> delete(String id, String ifMatch) {
+		checkPrecondition(find(id), ifMatch);
+		ensureReady();
+		return this.store.delete(id).then(Mono.defer(() -> this.eventLog.delete(id)));
+	}
+
+	/**
+	 * One topic.
+	 * @param id the topic id
+	 * @return the topic
+	 * @throws StreamgateException {@code topic-not-found}
+	 */
+	public StoredTopic find(String id) {
+		if (!TopicValidator.isValidId(id)) {
+			throw new StreamgateException(ProblemType.INVALID_TOPIC_ID,
+					"'" + id + "' is not a topic id: ids match " + TopicValidator.ID.pattern());
+		}
+		ensureReady();
+		return this.store.get(id)
+			.orElseThrow(() -> new StreamgateException(ProblemType.TOPIC_NOT_FOUND, "No topic '" + id + "'"));
+	}
+
+	/**
+	 * A page of topics, ordered by id.
+	 * @param page the page number, from 0
+	 * @param size topics per page
+	 * @return the page
+	 */
+	public TopicPage list(int page, int size) {
+		ensureReady();
+		List<StoredTopic> all = this.store.list();
+		int from = (int) Math.min((long) page * size, all.size());
+		int to = Math.min(from + size, all.size());
+		return new TopicPage(all.subList(from, to), page, size, all.size());
+	}
+
+	/**
+	 * Live figures of a topic.
+	 * @param id the topic id
+	 * @return the figures
+	 */
+	public Mono<EventLogStatus> status(String id) {
+		return this.eventLog.status(find(id).topic());
+	}
+
+	private Instant now() {
+		return this.clock.instant().truncatedTo(ChronoUnit.MILLIS);
+	}
+
+	private void validate(Topic topic) {
+		List<FieldError> errors = TopicValidator.validate(topic);
+		if (!errors.isEmpty()) {
+			String detail = String.join("; ", errors.stream().map((e) -> e.pointer() + " " + e.detail()).toList());
+			throw new StreamgateException(ProblemType.INVALID_TOPIC, detail).withErrors(errors);
+		}
+	}
+
+	private void ensureReady() {
+		if (!this.store.isCaughtUp()) {
+			throw new StreamgateException(ProblemType.NOT_READY,
+					"This node is still reading the topic definitions; retry shortly")
+				.withRetryAfter(Duration.ofSeconds(2));
+		}
+	}
+
+	private static void checkPrecondition(StoredTopic current, String ifMatch) {
+		if (ifMatch == null || ifMatch.isBlank() || ifMatch.trim().equals("*")) {
+			return;
+		}
+		for (String tag : ifMatch.split(",")) {
+			if (tag.trim().equals(current.etag())) {
+				return;
+			}
+		}
+		throw new StreamgateException(ProblemType.PRECONDITION_FAILED, "If-Match " + ifMatch
+				+ " does not match the current version " + current.etag() + " of '" + current.id() + "'");
+	}
+
+	private static StreamgateException duplicate(String id) {
+		return new StreamgateException(ProblemType.TOPIC_EXISTS, "A topic with id '" + id + "' already exists");
+	}
+
+	private static String generateId() {
+		return UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+	}
+
+	/**
+	 * A page of the topic list.
+	 *
+	 * @param items the topics of this page
+	 * @param page the page number
+	 * @param size the page size
+	 * @param total how many topics there are
+	 */
+	public record TopicPage(List<StoredTopic> items, int page, int size, int total) {
+	}
+
+}

@@ -1,0 +1,175 @@
+package dev.streamgate.admin;
+
+import java.net.URI;
+import java.util.List;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.parameters.RequestBody;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
+
+import dev.streamgate.core.event.EventLogStatus;
+import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.role.ConditionalOnRole;
+import dev.streamgate.core.role.Role;
+import dev.streamgate.core.topic.StoredTopic;
+import dev.streamgate.core.topic.Topic;
+import dev.streamgate.core.topic.TopicJson;
+import dev.streamgate.web.ProblemResponses;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The topic admin API: {@code /api/v1/topics}.
+ */
+@RestController
+@RequestMapping(path = "/api/v1/topics", produces = MediaType.APPLICATION_JSON_VALUE)
+@ConditionalOnRole(Role.ADMIN)
+@Tag(name = "Topics", description = "Create, read, change and delete topics (role admin)")
+public class TopicController {
+
+	static final String MERGE_PATCH_JSON = "application/merge-patch+json";
+
+	private static final int MAX_PAGE_SIZE = 100;
+
+	private final TopicAdmin admin;
+
+	public TopicController(TopicAdmin admin) {
+		this.admin = admin;
+	}
+
+	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+	@Operation(summary = "Create a topic and its events topic")
+	@RequestBody(required = true, content = @Content(schema = @Schema(implementation = Topic.class)))
+	@ApiResponse(responseCode = "201", description = "Created",
+			content = @Content(schema = @Schema(implementation = Topic.class)))
+	@ProblemResponses({ 400, 409, 413, 415, 503 })
+	public Mono<ResponseEntity<ObjectNode>> create(
+			@org.springframework.web.bind.annotation.RequestBody(required = false) byte[] body) {
+		return this.admin.create(TopicJson.parseTree(required(body)))
+			.map((stored) -> ResponseEntity.created(URI.create("/api/v1/topics/" + stored.id()))
+				.eTag(stored.etag())
+				.body(TopicJson.toTree(stored.topic())));
+	}
+
+	@GetMapping
+	@Operation(summary = "List topics, ordered by id")
+	@ApiResponse(responseCode = "200", description = "A page of topics",
+			content = @Content(schema = @Schema(implementation = TopicPageDocument.class)))
+	@ProblemResponses({ 400, 503 })
+	public TopicPageDocument list(
+			@Parameter(description = "page number, from 0") @RequestParam(defaultValue = "0") String page,
+			@Parameter(description = "topics per page, 1 to 100") @RequestParam(defaultValue = "20") String size) {
+		int pageNumber = parseParameter("page", page, 0, Integer.MAX_VALUE);
+		int pageSize = parseParameter("size", size, 1, MAX_PAGE_SIZE);
+		TopicAdmin.TopicPage result = this.admin.list(pageNumber, pageSize);
+		return new TopicPageDocument(result.items().stream().map((stored) -> TopicJson.toTree(stored.topic())).toList(),
+				result.page(), result.size(), result.total());
+	}
+
+	@GetMapping("/{id}")
+	@Operation(summary = "Get a topic")
+	@ApiResponse(responseCode = "200", description = "The topic, with its ETag",
+			content = @Content(schema = @Schema(implementation = Topic.class)))
+	@ProblemResponses({ 400, 404, 503 })
+	public ResponseEntity<ObjectNode> get(@PathVariable String id) {
+		StoredTopic stored = this.admin.find(id);
+		return ResponseEntity.ok().eTag(stored.etag()).body(TopicJson.toTree(stored.topic()));
+	}
+
+	@PatchMapping(path = "/{id}", consumes = { MERGE_PATCH_JSON, MediaType.APPLICATION_JSON_VALUE })
+	@Operation(summary = "Change a topic with an RFC 7386 merge patch",
+			description = "Send If-Match with the ETag of the version you read to avoid lost updates.")
+	@RequestBody(required = true,
+			content = @Content(mediaType = MERGE_PATCH_JSON, schema = @Schema(implementation = Topic.class)))
+	@ApiResponse(responseCode = "200", description = "The changed topic, with its new ETag",
+			content = @Content(schema = @Schema(implementation = Topic.class)))
+	@ProblemResponses({ 400, 404, 409, 412, 413, 415, 503 })
+	public Mono<ResponseEntity<ObjectNode>> patch(@PathVariable String id,
+			@RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch,
+			@org.springframework.web.bind.annotation.RequestBody(required = false) byte[] body) {
+		this.admin.find(id);
+		JsonNode patch = TopicJson.parseTree(required(body));
+		return this.admin.update(id, patch, ifMatch)
+			.map((stored) -> ResponseEntity.ok().eTag(stored.etag()).body(TopicJson.toTree(stored.topic())));
+	}
+
+	@DeleteMapping("/{id}")
+	@Operation(summary = "Delete a topic and its events",
+			description = "Open streams of the topic end with an error event.")
+	@ApiResponse(responseCode = "204", description = "Deleted")
+	@ProblemResponses({ 400, 404, 412, 503 })
+	public Mono<ResponseEntity<Void>> delete(@PathVariable String id,
+			@RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
+		return this.admin.delete(id, ifMatch).thenReturn(ResponseEntity.noContent().build());
+	}
+
+	@GetMapping("/{id}/status")
+	@Operation(summary = "Live figures of a topic's events")
+	@ApiResponse(responseCode = "200", description = "The figures",
+			content = @Content(schema = @Schema(implementation = TopicStatusDocument.class)))
+	@ProblemResponses({ 400, 404, 503 })
+	public Mono<TopicStatusDocument> status(@PathVariable String id) {
+		return this.admin.status(id).map((events) -> new TopicStatusDocument(id, events));
+	}
+
+	private static byte[] required(byte[] body) {
+		if (body == null || body.length == 0) {
+			throw new StreamgateException(ProblemType.MISSING_BODY, "This request needs a JSON body");
+		}
+		return body;
+	}
+
+	private static int parseParameter(String name, String value, int min, int max) {
+		try {
+			int parsed = Integer.parseInt(value.trim());
+			if (parsed >= min && parsed <= max) {
+				return parsed;
+			}
+		}
+		catch (NumberFormatException ex) {
+			// answered below
+		}
+		throw new StreamgateException(ProblemType.INVALID_PARAMETER, "Query parameter '" + name
+				+ "' must be an integer from " + min + " to " + max + ", was '" + value + "'");
+	}
+
+	/**
+	 * A page of topics.
+	 *
+	 * @param items the topics
+	 * @param page the page number
+	 * @param size the page size
+	 * @param total how many topics there are
+	 */
+	public record TopicPageDocument(@Schema(implementation = Topic.class) List<ObjectNode> items, int page, int size,
+			int total) {
+	}
+
+	/**
+	 * Live figures of one topic.
+	 *
+	 * @param id the topic id
+	 * @param events where its events stand
+	 */
+	public record TopicStatusDocument(String id, EventLogStatus events) {
+	}
+
+}

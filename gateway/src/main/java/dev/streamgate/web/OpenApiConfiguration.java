@@ -1,0 +1,77 @@
+package dev.streamgate.web;
+
+import java.util.Map;
+
+import io.swagger.v3.oas.models.Components;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.info.License;
+import io.swagger.v3.oas.models.media.ArraySchema;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.IntegerSchema;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.ObjectSchema;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import org.springdoc.core.customizers.OperationCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpStatus;
+
+import dev.streamgate.core.problem.ProblemType;
+
+/**
+ * The served OpenAPI document: its header, the RFC 9457 problem schema, and each
+ * operation's error answers from {@link ProblemResponses}.
+ */
+@Configuration(proxyBeanMethods = false)
+public class OpenApiConfiguration {
+
+	static final String PROBLEM_JSON = "application/problem+json";
+
+	@Bean
+	OpenAPI streamgateOpenApi() {
+		return new OpenAPI()
+			.info(new Info().title("streamgate")
+				.version("v1")
+				.description("Event-streaming gateway: HTTP publishers into Kafka, SSE and webhook subscribers out "
+						+ "of it. Every error is RFC 9457 problem+json with a type under " + ProblemType.BASE_URI)
+				.license(new License().name("Apache-2.0")))
+			.components(new Components().addSchemas("Problem", problemSchema()));
+	}
+
+	@Bean
+	OperationCustomizer problemResponsesCustomizer() {
+		return (operation, handlerMethod) -> {
+			ProblemResponses problems = handlerMethod.getMethodAnnotation(ProblemResponses.class);
+			if (problems != null) {
+				for (int status : problems.value()) {
+					Content content = new Content().addMediaType(PROBLEM_JSON,
+							new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem")));
+					operation.getResponses()
+						.addApiResponse(Integer.toString(status),
+								new ApiResponse().description(HttpStatus.valueOf(status).getReasonPhrase())
+									.content(content));
+				}
+			}
+			return operation;
+		};
+	}
+
+	private static Schema<?> problemSchema() {
+		ObjectSchema error = new ObjectSchema();
+		error.setProperties(Map.of("pointer", new StringSchema().description("RFC 6901 pointer into the request"),
+				"detail", new StringSchema()));
+		ObjectSchema problem = new ObjectSchema();
+		problem.description("RFC 9457 problem details");
+		problem.addProperty("type", new StringSchema().format("uri").example(ProblemType.TOPIC_NOT_FOUND.type()));
+		problem.addProperty("title", new StringSchema());
+		problem.addProperty("status", new IntegerSchema());
+		problem.addProperty("detail", new StringSchema());
+		problem.addProperty("instance", new StringSchema().format("uri-reference"));
+		problem.addProperty("errors", new ArraySchema().items(error));
+		return problem;
+	}
+
+}

@@ -1,0 +1,62 @@
+package dev.streamgate.web;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.reactive.result.method.annotation.ResponseEntityExceptionHandler;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.problem.StreamgateException;
+
+/**
+ * The one place that turns exceptions into RFC 9457 answers, each with a streamgate
+ * problem type.
+ */
+@RestControllerAdvice
+@Order(Ordered.HIGHEST_PRECEDENCE)
+public class ProblemHandler extends ResponseEntityExceptionHandler {
+
+	private static final Log logger = LogFactory.getLog(ProblemHandler.class);
+
+	@ExceptionHandler(DataBufferLimitException.class)
+	Mono<ResponseEntity<Object>> handleTooLarge(DataBufferLimitException ex, ServerWebExchange exchange) {
+		StreamgateException problem = new StreamgateException(ProblemType.PAYLOAD_TOO_LARGE,
+				"The request body is larger than this endpoint accepts");
+		return handleErrorResponseException(problem, problem.getHeaders(), problem.getStatusCode(), exchange);
+	}
+
+	@ExceptionHandler(Exception.class)
+	Mono<ResponseEntity<Object>> handleUnexpected(Exception ex, ServerWebExchange exchange) {
+		if (ex.getCause() instanceof DataBufferLimitException limit) {
+			return handleTooLarge(limit, exchange);
+		}
+		logger.error("Unexpected error on " + exchange.getRequest().getMethod() + " " + exchange.getRequest().getPath(),
+				ex);
+		StreamgateException problem = new StreamgateException(ProblemType.INTERNAL_ERROR,
+				"An unexpected error happened; it has been logged");
+		return handleErrorResponseException(problem, problem.getHeaders(), problem.getStatusCode(), exchange);
+	}
+
+	@Override
+	protected Mono<ResponseEntity<Object>> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
+			HttpStatusCode status, ServerWebExchange exchange) {
+		if (body instanceof ProblemDetail problem
+				&& (problem.getType() == null || "about:blank".equals(problem.getType().toString()))) {
+			ProblemType type = ProblemType.forStatus(status.value());
+			problem.setType(type.type());
+			problem.setTitle(type.title());
+		}
+		return super.handleExceptionInternal(ex, body, headers, status, exchange);
+	}
+
+}
