@@ -14,8 +14,8 @@ import org.testcontainers.kafka.KafkaContainer;
 import dev.streamgate.core.kafka.EmbeddedKafkaBroker;
 
 /**
- * The one real Kafka broker shared by every test of a test JVM: Testcontainers' Kafka when a
- * Docker engine is present, otherwise the in-JVM KRaft broker of standalone mode.
+ * The one real Kafka broker shared by every test of a test JVM: Testcontainers' Kafka
+ * when a Docker engine is present, otherwise the in-JVM KRaft broker of standalone mode.
  */
 public final class TestKafka {
 
@@ -38,8 +38,8 @@ public final class TestKafka {
 	}
 
 	/**
-	 * A Kafka topic prefix no other test uses, so that tests sharing the broker never see each
-	 * other's topics.
+	 * A Kafka topic prefix no other test uses, so that tests sharing the broker never see
+	 * each other's topics.
 	 * @return a prefix ending in a dot
 	 */
 	public static String uniquePrefix() {

@@ -65,6 +65,17 @@ public record Topic(String id, String name, PayloadType payloadType, Publisher p
 	}
 
 	/**
+	 * This topic with another publisher, defaults filled in.
+	 * @param newPublisher the publisher
+	 * @return a copy
+	 */
+	public Topic withPublisher(Publisher newPublisher) {
+		return new Topic(this.id, this.name, this.payloadType, newPublisher.withDefaults(), this.subscriptionModes,
+				this.defaultSubscriptionMode, this.partitions, this.retention, this.isPublic, this.createdAt,
+				this.updatedAt);
+	}
+
+	/**
 	 * This topic with the given timestamps.
 	 * @param created creation time
 	 * @param updated last change time

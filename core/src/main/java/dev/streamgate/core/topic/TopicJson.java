@@ -1,6 +1,7 @@
 package dev.streamgate.core.topic;
 
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -8,11 +9,15 @@ import java.util.stream.Collectors;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.SerializationContext;
 import tools.jackson.databind.ValueSerializer;
 import tools.jackson.databind.module.SimpleModule;
+import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.ValueDeserializer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
@@ -42,7 +47,8 @@ public final class TopicJson {
 		.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
 		.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
 		.disable(DateTimeFeature.WRITE_DATES_AS_TIMESTAMPS, DateTimeFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
-		.addModule(new SimpleModule("streamgate-durations").addSerializer(Duration.class, new DurationSerializer()))
+		.addModule(new SimpleModule("streamgate-durations").addSerializer(Duration.class, new DurationSerializer())
+			.addDeserializer(Duration.class, new DurationDeserializer()))
 		.withCoercionConfig(LogicalType.Integer,
 				(config) -> config.setCoercion(CoercionInputShape.String, CoercionAction.Fail))
 		.withCoercionConfig(LogicalType.Boolean,
@@ -78,13 +84,18 @@ public final class TopicJson {
 	 * value
 	 */
 	public static JsonNode parseTree(byte[] body) {
+		JsonNode tree;
 		try {
-			return STRICT.readTree(body);
+			tree = STRICT.readTree(body);
 		}
 		catch (JacksonException ex) {
 			throw new StreamgateException(ProblemType.MALFORMED_JSON,
 					"The body is not valid JSON: " + ex.getOriginalMessage());
 		}
+		if (tree == null || tree.isMissingNode()) {
+			throw new StreamgateException(ProblemType.MALFORMED_JSON, "The body holds no JSON value");
+		}
+		return tree;
 	}
 
 	/**
@@ -207,6 +218,29 @@ public final class TopicJson {
 		public void serialize(Duration value, JsonGenerator generator, SerializationContext context) {
 			boolean wholeDays = !value.isZero() && value.toSeconds() % 86400 == 0 && value.getNano() == 0;
 			generator.writeString(wholeDays ? "P" + value.toDays() + "D" : value.toString());
+		}
+
+	}
+
+	/**
+	 * Reads durations from ISO-8601 strings only: a bare number is refused rather than
+	 * taken as seconds.
+	 */
+	static final class DurationDeserializer extends ValueDeserializer<Duration> {
+
+		@Override
+		public Duration deserialize(JsonParser parser, DeserializationContext context) {
+			String text = (parser.currentToken() == JsonToken.VALUE_STRING) ? parser.getString() : null;
+			if (text != null) {
+				try {
+					return Duration.parse(text);
+				}
+				catch (DateTimeParseException ex) {
+					// reported below
+				}
+			}
+			Object value = (text != null) ? text : parser.getString();
+			throw InvalidFormatException.from(parser, "not an ISO-8601 duration", value, Duration.class);
 		}
 
 	}

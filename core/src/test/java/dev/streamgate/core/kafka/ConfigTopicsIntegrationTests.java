@@ -1,0 +1,80 @@
+package dev.streamgate.core.kafka;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import dev.streamgate.support.TestKafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+class ConfigTopicsIntegrationTests {
+
+	private static KafkaClients clients;
+
+	private static Admin admin;
+
+	@BeforeAll
+	static void connect() {
+		clients = new KafkaClients(TestKafka.bootstrapServers(), Map.of(), properties("unused."));
+		admin = clients.admin();
+	}
+
+	@AfterAll
+	static void close() {
+		admin.close();
+	}
+
+	static StreamgateKafkaProperties properties(String prefix) {
+		return new StreamgateKafkaProperties(prefix, 3, Duration.ofDays(7), Duration.ofSeconds(10),
+				Duration.ofSeconds(10));
+	}
+
+	private static ConfigTopics configTopics(String prefix) {
+		return new ConfigTopics(admin, new KafkaClients(TestKafka.bootstrapServers(), Map.of(), properties(prefix)));
+	}
+
+	@Test
+	void ensureCreatesMissingTopicsWithTheirLayout() throws Exception {
+		String prefix = TestKafka.uniquePrefix();
+		configTopics(prefix).ensure();
+		assertThat(admin.listTopics().names().get()).contains(prefix + "topics", prefix + "webhooks",
+				prefix + "cursors", prefix + "snapshots", prefix + "leases", prefix + "attempts");
+		assertThat(admin.describeTopics(List.of(prefix + "leases"))
+			.allTopicNames()
+			.get()
+			.get(prefix + "leases")
+			.partitions()).hasSize(3);
+		// A second start finds them all as they should be.
+		configTopics(prefix).ensure();
+	}
+
+	@Test
+	void ensureRefusesATopicsTopicWithoutCompaction() throws Exception {
+		String prefix = TestKafka.uniquePrefix();
+		admin.createTopics(List.of(new NewTopic(prefix + "topics", Optional.of(1), Optional.empty())
+			.configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE)))).all().get();
+		assertThatIllegalStateException().isThrownBy(() -> configTopics(prefix).ensure())
+			.withMessageContaining(prefix + "topics has cleanup.policy=delete but needs compact")
+			.withMessageContaining("kafka-configs.sh --alter");
+	}
+
+	@Test
+	void ensureRefusesATopicsTopicWithSeveralPartitions() throws Exception {
+		String prefix = TestKafka.uniquePrefix();
+		admin.createTopics(List.of(new NewTopic(prefix + "topics", Optional.of(2), Optional.empty())
+			.configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)))).all().get();
+		assertThatIllegalStateException().isThrownBy(() -> configTopics(prefix).ensure())
+			.withMessageContaining(prefix + "topics has 2 partitions but needs exactly 1");
+	}
+
+}
