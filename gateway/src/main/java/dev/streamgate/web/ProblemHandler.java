@@ -48,15 +48,26 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
 	}
 
 	@Override
-	protected Mono<ResponseEntity<Object>> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
-			HttpStatusCode status, ServerWebExchange exchange) {
+	protected Mono<ResponseEntity<Object>> createResponseEntity(Object body, HttpHeaders headers, HttpStatusCode status,
+			ServerWebExchange exchange) {
 		if (body instanceof ProblemDetail problem
 				&& (problem.getType() == null || "about:blank".equals(problem.getType().toString()))) {
 			ProblemType type = ProblemType.forStatus(status.value());
 			problem.setType(type.type());
 			problem.setTitle(type.title());
 		}
-		return super.handleExceptionInternal(ex, body, headers, status, exchange);
+		if (body instanceof ProblemDetail problem && problem.getDetail() == null) {
+			problem.setDetail(defaultDetail(status));
+		}
+		return super.createResponseEntity(body, headers, status, exchange);
+	}
+
+	private static String defaultDetail(HttpStatusCode status) {
+		return switch (status.value()) {
+			case 413 -> "The request body is larger than this endpoint accepts";
+			case 415 -> "This endpoint does not accept that Content-Type; send application/json";
+			default -> ProblemType.forStatus(status.value()).title();
+		};
 	}
 
 }

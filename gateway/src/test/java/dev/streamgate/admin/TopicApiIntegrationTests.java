@@ -1,0 +1,408 @@
+package dev.streamgate.admin;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.config.ConfigResource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.TestKafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@AutoConfigureWebTestClient
+class TopicApiIntegrationTests {
+
+	private static final MediaType MERGE_PATCH = MediaType.parseMediaType("application/merge-patch+json");
+
+	private static final String PROBLEMS = "https://streamgate.dev/problems/";
+
+	@DynamicPropertySource
+	static void kafka(DynamicPropertyRegistry registry) {
+		GatewayKafka.register(registry);
+	}
+
+	@Autowired
+	private WebTestClient client;
+
+	@Value("${streamgate.kafka.topic-prefix}")
+	private String prefix;
+
+	private static int counter;
+
+	private static synchronized String newId() {
+		return "topic-" + (++counter);
+	}
+
+	private WebTestClient.ResponseSpec post(String json) {
+		return this.client.post()
+			.uri("/api/v1/topics")
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue(json)
+			.exchange();
+	}
+
+	private WebTestClient.ResponseSpec patch(String id, String json, String ifMatch) {
+		WebTestClient.RequestBodySpec request = this.client.patch()
+			.uri("/api/v1/topics/" + id)
+			.contentType(MERGE_PATCH);
+		if (ifMatch != null) {
+			request.header(HttpHeaders.IF_MATCH, ifMatch);
+		}
+		return request.bodyValue(json).exchange();
+	}
+
+	private String create(String json) {
+		return post(json).expectStatus().isCreated().returnResult(String.class).getResponseHeaders().getETag();
+	}
+
+	private static void expectProblem(WebTestClient.ResponseSpec response, int status, String type) {
+		response.expectStatus()
+			.isEqualTo(status)
+			.expectHeader()
+			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+			.expectBody()
+			.jsonPath("$.type")
+			.isEqualTo(PROBLEMS + type)
+			.jsonPath("$.status")
+			.isEqualTo(status)
+			.jsonPath("$.title")
+			.isNotEmpty()
+			.jsonPath("$.detail")
+			.isNotEmpty();
+	}
+
+	private Admin kafkaAdmin() {
+		return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()));
+	}
+
+	@Test
+	void createReturnsTheStoredTopicWithLocationAndEtagAndCreatesItsEventsTopic() throws Exception {
+		String id = newId();
+		post("""
+				{"id":"%s","name":"Stock prices","payloadType":"snapshot",
+				 "publisher":{"type":"http-poller","url":"https://api.example.com/prices","pollingPeriod":"PT1S",
+				   "headers":{"Authorization":"Bearer x"},"payloadPointer":"/data","timeout":"PT10S",
+				   "retry":{"onStatus":[500,502,503,504],"maxAttempts":3,"initialBackoff":"PT1S","maxBackoff":"PT10S"}},
+				 "subscriptionModes":["snapshot-patch","snapshot-only"],"defaultSubscriptionMode":"snapshot-patch",
+				 "partitions":1,"retention":"P3D","public":true}""".formatted(id)).expectStatus()
+			.isCreated()
+			.expectHeader()
+			.location("/api/v1/topics/" + id)
+			.expectHeader()
+			.valueMatches(HttpHeaders.ETAG, "\"\\d+\"")
+			.expectBody()
+			.jsonPath("$.id")
+			.isEqualTo(id)
+			.jsonPath("$.publisher.payloadPointer")
+			.isEqualTo("/data")
+			.jsonPath("$.retention")
+			.isEqualTo("P3D")
+			.jsonPath("$.public")
+			.isEqualTo(true)
+			.jsonPath("$.createdAt")
+			.isNotEmpty();
+		try (Admin admin = kafkaAdmin()) {
+			String events = this.prefix + "events." + id;
+			assertThat(admin.listTopics().names().get()).contains(events);
+			ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, events);
+			assertThat(admin.describeConfigs(List.of(resource)).all().get().get(resource).get("retention.ms").value())
+				.isEqualTo(Long.toString(3 * 24 * 3600 * 1000L));
+		}
+	}
+
+	@Test
+	void createFillsInDefaultsAndGeneratesAnIdWhenAbsent() {
+		post("{}").expectStatus()
+			.isCreated()
+			.expectBody()
+			.jsonPath("$.id")
+			.value((String id) -> assertThat(id).matches("[a-z0-9][a-z0-9._-]{0,62}"))
+			.jsonPath("$.payloadType")
+			.isEqualTo("event")
+			.jsonPath("$.publisher.type")
+			.isEqualTo("http-post")
+			.jsonPath("$.subscriptionModes")
+			.isEqualTo(List.of("event"))
+			.jsonPath("$.defaultSubscriptionMode")
+			.isEqualTo("event")
+			.jsonPath("$.partitions")
+			.isEqualTo(1)
+			.jsonPath("$.retention")
+			.isEqualTo("P7D")
+			.jsonPath("$.public")
+			.isEqualTo(false);
+	}
+
+	@Test
+	void createWithADuplicateIdIsAConflict() {
+		String id = newId();
+		create("{\"id\":\"" + id + "\"}");
+		expectProblem(post("{\"id\":\"" + id + "\"}"), 409, "topic-exists");
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					unknown field              | {"id":"x1","colour":"red"}
+					bad id                     | {"id":"Not_OK!"}
+					bad retention              | {"retention":"seven days"}
+					bad timeout                | {"payloadType":"snapshot","publisher":{"type":"http-poller","url":"https://a.example","timeout":"10"}}
+					polling too fast           | {"payloadType":"snapshot","publisher":{"type":"http-poller","url":"https://a.example","pollingPeriod":"PT0.1S"}}
+					polling too slow           | {"payloadType":"snapshot","publisher":{"type":"http-poller","url":"https://a.example","pollingPeriod":"PT2H"}}
+					poller without url         | {"publisher":{"type":"http-poller"}}
+					http-post with fields      | {"publisher":{"type":"http-post","url":"https://a.example"}}
+					event mode on snapshot     | {"payloadType":"snapshot","subscriptionModes":["event"]}
+					snapshot mode on event     | {"payloadType":"event","subscriptionModes":["snapshot-only"]}
+					default mode not allowed   | {"payloadType":"snapshot","subscriptionModes":["snapshot-only"],"defaultSubscriptionMode":"snapshot-patch"}
+					unknown mode               | {"subscriptionModes":["firehose"]}
+					partitions on snapshot     | {"payloadType":"snapshot","partitions":3}
+					zero partitions            | {"partitions":0}
+					read-only field            | {"createdAt":"2026-01-01T00:00:00Z"}
+					not an object              | ["a"]
+					""")
+	void createAnswersEachInvalidTopicWithAProblem(String reason, String json) {
+		post(json).expectStatus()
+			.isBadRequest()
+			.expectHeader()
+			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+			.expectBody()
+			.jsonPath("$.type")
+			.isEqualTo(PROBLEMS + "invalid-topic")
+			.jsonPath("$.errors[0].pointer")
+			.exists()
+			.jsonPath("$.errors[0].detail")
+			.isNotEmpty();
+	}
+
+	@Test
+	void createAnswersMalformedMissingAndMistypedBodies() {
+		expectProblem(post("{\"id\":"), 400, "malformed-json");
+		expectProblem(post("{\"id\":\"a\",\"id\":\"b\"}"), 400, "malformed-json");
+		expectProblem(this.client.post().uri("/api/v1/topics").contentType(MediaType.APPLICATION_JSON).exchange(), 400,
+				"missing-body");
+		expectProblem(this.client.post()
+			.uri("/api/v1/topics")
+			.contentType(MediaType.TEXT_PLAIN)
+			.bodyValue("{\"id\":\"plain\"}")
+			.exchange(), 415, "unsupported-media-type");
+		expectProblem(this.client.post().uri("/api/v1/topics").bodyValue(new byte[] { 1 }).exchange(), 415,
+				"unsupported-media-type");
+	}
+
+	@Test
+	void createRefusesBodiesOverTheLimit() {
+		String huge = "{\"name\":\"" + "x".repeat(400 * 1024) + "\"}";
+		expectProblem(post(huge), 413, "payload-too-large");
+	}
+
+	@Test
+	void listPagesThroughTopicsInIdOrder() {
+		for (String id : List.of("list-c", "list-a", "list-b")) {
+			create("{\"id\":\"" + id + "\"}");
+		}
+		TopicController.TopicPageDocument all = this.client.get()
+			.uri("/api/v1/topics?page=0&size=100")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(TopicController.TopicPageDocument.class)
+			.returnResult()
+			.getResponseBody();
+		List<String> ids = all.items().stream().map((item) -> item.get("id").asString()).toList();
+		assertThat(ids).isSorted().contains("list-a", "list-b", "list-c");
+		assertThat(all.total()).isEqualTo(ids.size());
+		int indexOfB = ids.indexOf("list-b");
+		this.client.get()
+			.uri("/api/v1/topics?page=" + indexOfB + "&size=1")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.items.length()")
+			.isEqualTo(1)
+			.jsonPath("$.items[0].id")
+			.isEqualTo("list-b")
+			.jsonPath("$.page")
+			.isEqualTo(indexOfB)
+			.jsonPath("$.size")
+			.isEqualTo(1)
+			.jsonPath("$.total")
+			.isEqualTo(all.total());
+		this.client.get()
+			.uri("/api/v1/topics?page=100000&size=20")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.items.length()")
+			.isEqualTo(0);
+	}
+
+	@ParameterizedTest
+	@CsvSource({ "page=-1", "size=0", "size=101", "page=abc", "size=1.5" })
+	void listRefusesBadPaging(String query) {
+		expectProblem(this.client.get().uri("/api/v1/topics?" + query).exchange(), 400, "invalid-parameter");
+	}
+
+	@Test
+	void getReturnsTheTopicWithItsEtag() {
+		String id = newId();
+		String etag = create("{\"id\":\"" + id + "\"}");
+		this.client.get()
+			.uri("/api/v1/topics/" + id)
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectHeader()
+			.valueEquals(HttpHeaders.ETAG, etag)
+			.expectBody()
+			.jsonPath("$.id")
+			.isEqualTo(id);
+	}
+
+	@Test
+	void getAnswersUnknownAndInvalidIds() {
+		expectProblem(this.client.get().uri("/api/v1/topics/no-such-topic").exchange(), 404, "topic-not-found");
+		expectProblem(this.client.get().uri("/api/v1/topics/Bad!Id").exchange(), 400, "invalid-topic-id");
+		expectProblem(this.client.get().uri("/api/v1/topics/" + "a".repeat(64)).exchange(), 400, "invalid-topic-id");
+	}
+
+	@Test
+	void patchMergesHonoursIfMatchAndChangesTheEtag() throws Exception {
+		String id = newId();
+		String etag = create("{\"id\":\"" + id + "\",\"name\":\"before\",\"partitions\":2}");
+		expectProblem(patch(id, "{\"name\":\"stale\"}", "\"999999\""), 412, "precondition-failed");
+		String newEtag = patch(id, "{\"name\":\"after\",\"retention\":\"P1D\",\"partitions\":3,\"public\":true}", etag)
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.name")
+			.isEqualTo("after")
+			.jsonPath("$.retention")
+			.isEqualTo("P1D")
+			.jsonPath("$.partitions")
+			.isEqualTo(3)
+			.jsonPath("$.payloadType")
+			.isEqualTo("event")
+			.returnResult()
+			.getResponseHeaders()
+			.getETag();
+		assertThat(newEtag).isNotEqualTo(etag);
+		expectProblem(patch(id, "{\"name\":\"late\"}", etag), 412, "precondition-failed");
+		// null removes a member: the default comes back
+		patch(id, "{\"name\":null}", newEtag).expectStatus().isOk().expectBody().jsonPath("$.name").isEqualTo(id);
+		try (Admin admin = kafkaAdmin()) {
+			String events = this.prefix + "events." + id;
+			assertThat(admin.describeTopics(Set.of(events)).allTopicNames().get().get(events).partitions()).hasSize(3);
+			ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, events);
+			await().untilAsserted(() -> assertThat(
+					admin.describeConfigs(List.of(resource)).all().get().get(resource).get("retention.ms").value())
+				.isEqualTo(Long.toString(24 * 3600 * 1000L)));
+		}
+	}
+
+	@Test
+	void patchAnswersEveryRefusalWithAProblem() {
+		String id = newId();
+		create("{\"id\":\"" + id + "\",\"partitions\":2}");
+		expectProblem(patch(id, "{\"payloadType\":\"snapshot\"}", null), 409, "payload-type-immutable");
+		expectProblem(patch(id, "{\"partitions\":1}", null), 409, "conflict");
+		expectProblem(patch(id, "{\"id\":\"other\"}", null), 400, "invalid-topic");
+		expectProblem(patch(id, "{\"colour\":\"red\"}", null), 400, "invalid-topic");
+		expectProblem(patch(id, "{\"retention\":\"P0D\"}", null), 400, "invalid-topic");
+		expectProblem(patch(id, "{\"createdAt\":\"2026-01-01T00:00:00Z\"}", null), 400, "invalid-topic");
+		expectProblem(patch(id, "[1]", null), 400, "invalid-topic");
+		expectProblem(patch(id, "{", null), 400, "malformed-json");
+		expectProblem(patch("missing-topic", "{\"name\":\"x\"}", null), 404, "topic-not-found");
+		expectProblem(this.client.patch()
+			.uri("/api/v1/topics/" + id)
+			.contentType(MediaType.TEXT_PLAIN)
+			.bodyValue("{}")
+			.exchange(), 415, "unsupported-media-type");
+		expectProblem(this.client.patch().uri("/api/v1/topics/" + id).contentType(MERGE_PATCH).exchange(), 400,
+				"missing-body");
+	}
+
+	@Test
+	void patchAcceptsPlainJsonToo() {
+		String id = newId();
+		create("{\"id\":\"" + id + "\"}");
+		this.client.patch()
+			.uri("/api/v1/topics/" + id)
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{\"name\":\"plain\"}")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.name")
+			.isEqualTo("plain");
+	}
+
+	@Test
+	void deleteRemovesTheTopicAndItsEventsTopicAndTheIdCanBeReused() throws Exception {
+		String id = newId();
+		create("{\"id\":\"" + id + "\"}");
+		expectProblem(
+				this.client.delete().uri("/api/v1/topics/" + id).header(HttpHeaders.IF_MATCH, "\"424242\"").exchange(),
+				412, "precondition-failed");
+		this.client.delete().uri("/api/v1/topics/" + id).exchange().expectStatus().isNoContent();
+		expectProblem(this.client.get().uri("/api/v1/topics/" + id).exchange(), 404, "topic-not-found");
+		expectProblem(this.client.delete().uri("/api/v1/topics/" + id).exchange(), 404, "topic-not-found");
+		try (Admin admin = kafkaAdmin()) {
+			await().untilAsserted(
+					() -> assertThat(admin.listTopics().names().get()).doesNotContain(this.prefix + "events." + id));
+		}
+		create("{\"id\":\"" + id + "\",\"payloadType\":\"snapshot\"}");
+	}
+
+	@Test
+	void statusReportsTheEventsOfATopic() {
+		String id = newId();
+		create("{\"id\":\"" + id + "\",\"partitions\":2}");
+		this.client.get()
+			.uri("/api/v1/topics/" + id + "/status")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.id")
+			.isEqualTo(id)
+			.jsonPath("$.events.partitions")
+			.isEqualTo(2)
+			.jsonPath("$.events.position")
+			.isEqualTo("0.0")
+			.jsonPath("$.events.retained")
+			.isEqualTo(0);
+		expectProblem(this.client.get().uri("/api/v1/topics/nope/status").exchange(), 404, "topic-not-found");
+	}
+
+	@Test
+	void unknownPathsAndMethodsAreProblemsToo() {
+		expectProblem(this.client.get().uri("/api/v1/nothing-here").exchange(), 404, "not-found");
+		expectProblem(this.client.put()
+			.uri("/api/v1/topics")
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{}")
+			.exchange(), 405, "method-not-allowed");
+	}
+
+}

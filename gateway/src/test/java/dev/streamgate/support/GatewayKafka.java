@@ -1,0 +1,33 @@
+package dev.streamgate.support;
+
+import org.springframework.test.context.DynamicPropertyRegistry;
+
+/**
+ * Points a gateway under test at the shared test broker, with Kafka topics of its own.
+ */
+public final class GatewayKafka {
+
+	private GatewayKafka() {
+	}
+
+	/**
+	 * Registers the shared broker and a fresh topic prefix.
+	 * @param registry the test's dynamic properties
+	 */
+	public static void register(DynamicPropertyRegistry registry) {
+		String prefix = TestKafka.uniquePrefix();
+		registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
+		registry.add("streamgate.kafka.topic-prefix", () -> prefix);
+	}
+
+	/**
+	 * Command-line style arguments for a gateway started by hand on the shared broker.
+	 * @param prefix the Kafka topic prefix
+	 * @return the arguments
+	 */
+	public static String[] arguments(String prefix) {
+		return new String[] { "--server.port=0", "--spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers(),
+				"--streamgate.kafka.topic-prefix=" + prefix };
+	}
+
+}
