@@ -405,4 +405,58 @@ class TopicApiIntegrationTests {
 			.exchange(), 405, "method-not-allowed");
 	}
 
+	@Test
+	void openApiDocumentDescribesEveryEndpointWithItsErrorAnswers() {
+		Map<String, Map<String, List<String>>> expected = Map.of("/api/v1/topics",
+				Map.of("post", List.of("201", "400", "409", "413", "415", "503"), "get", List.of("200", "400", "503")),
+				"/api/v1/topics/{id}",
+				Map.of("get", List.of("200", "400", "404", "503"), "patch",
+						List.of("200", "400", "404", "409", "412", "413", "415", "503"), "delete",
+						List.of("204", "400", "404", "412", "503")),
+				"/api/v1/topics/{id}/status", Map.of("get", List.of("200", "400", "404", "503")));
+		WebTestClient.BodyContentSpec doc = this.client.get()
+			.uri("/v3/api-docs")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.components.schemas.Problem.properties.type")
+			.exists()
+			.jsonPath("$.components.schemas.Topic.properties.payloadType")
+			.exists();
+		expected.forEach((path, operations) -> operations.forEach((method, statuses) -> {
+			for (String status : statuses) {
+				doc.jsonPath("$.paths['%s'].%s.responses['%s']".formatted(path, method, status)).exists();
+				if (status.startsWith("4") || status.startsWith("5")) {
+					doc.jsonPath("$.paths['%s'].%s.responses['%s'].content['application/problem+json']".formatted(path,
+							method, status))
+						.exists();
+				}
+			}
+		}));
+	}
+
+	@Test
+	void operationsEndpointsAnswer() {
+		this.client.get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
+		this.client.get()
+			.uri("/actuator/health/readiness")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.components.kafka.status")
+			.isEqualTo("UP")
+			.jsonPath("$.components.topicRegistry.status")
+			.isEqualTo("UP");
+		this.client.get()
+			.uri("/actuator/prometheus")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.value((body) -> assertThat(body).contains("jvm_memory_used_bytes"));
+		this.client.get().uri("/swagger-ui/index.html").exchange().expectStatus().isOk();
+	}
+
 }

@@ -80,8 +80,9 @@ public final class KafkaClients {
 
 	Admin admin() {
 		Map<String, Object> config = common("admin");
-		config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000);
-		config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) this.properties.writeTimeout().toMillis());
+		int timeoutMs = (int) this.properties.writeTimeout().toMillis();
+		config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(5000, timeoutMs));
+		config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
 		return Admin.create(config);
 	}
 

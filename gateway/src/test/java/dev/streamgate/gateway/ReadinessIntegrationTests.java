@@ -1,0 +1,60 @@
+package dev.streamgate.gateway;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.http.MediaType;
+
+import dev.streamgate.core.kafka.EmbeddedKafkaBroker;
+import dev.streamgate.support.RunningGateway;
+
+import static org.awaitility.Awaitility.await;
+
+class ReadinessIntegrationTests {
+
+	@TempDir
+	Path brokerDir;
+
+	@Test
+	void readinessIsDownAndWritesAnswer503WhileKafkaIsUnreachableAndRecoverAfter() {
+		try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(this.brokerDir, 0);
+				RunningGateway gateway = RunningGateway.start("--server.port=0",
+						"--spring.kafka.bootstrap-servers=" + broker.bootstrapServers(),
+						"--streamgate.kafka.write-timeout=3s")) {
+			await().atMost(Duration.ofSeconds(15)).until(() -> gateway.readinessStatus() == 200);
+
+			broker.close();
+			await().atMost(Duration.ofSeconds(20)).until(() -> gateway.readinessStatus() == 503);
+			gateway.client().get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
+			gateway.client()
+				.post()
+				.uri("/api/v1/topics")
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue("{\"id\":\"during-outage\"}")
+				.exchange()
+				.expectStatus()
+				.isEqualTo(503)
+				.expectHeader()
+				.exists("Retry-After")
+				.expectHeader()
+				.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+				.expectBody()
+				.jsonPath("$.type")
+				.isEqualTo("https://streamgate.dev/problems/kafka-unavailable");
+
+			broker.restart();
+			await().atMost(Duration.ofSeconds(60)).until(() -> gateway.readinessStatus() == 200);
+			gateway.client()
+				.post()
+				.uri("/api/v1/topics")
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue("{\"id\":\"after-outage\"}")
+				.exchange()
+				.expectStatus()
+				.isCreated();
+		}
+	}
+
+}

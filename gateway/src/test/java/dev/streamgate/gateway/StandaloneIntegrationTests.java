@@ -1,0 +1,91 @@
+package dev.streamgate.gateway;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.http.MediaType;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.streamgate.support.GatewayProcess;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Standalone mode as an operator runs it: a gateway process with no Kafka address,
+ * stopped with SIGTERM and started again on the same data directory.
+ */
+class StandaloneIntegrationTests {
+
+	@TempDir
+	Path work;
+
+	private GatewayProcess startStandalone(Path output, String... extra) {
+		String[] args = new String[extra.length + 2];
+		args[0] = "--streamgate.embedded-kafka.data-dir=" + this.work.resolve("kafka");
+		args[1] = "--streamgate.embedded-kafka.port=0";
+		System.arraycopy(extra, 0, args, 2, extra.length);
+		return GatewayProcess.startReady(output, args);
+	}
+
+	@Test
+	void standaloneGatewayKeepsItsTopicsAcrossARestartAndLogsJsonOnRequest() {
+		Path firstLog = this.work.resolve("first.log");
+		String etag;
+		try (GatewayProcess gateway = startStandalone(firstLog)) {
+			etag = gateway.client()
+				.post()
+				.uri("/api/v1/topics")
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue("{\"id\":\"kept\",\"name\":\"Kept across restarts\"}")
+				.exchange()
+				.expectStatus()
+				.isCreated()
+				.returnResult(String.class)
+				.getResponseHeaders()
+				.getETag();
+			assertThat(gateway.stop()).isEqualTo(143);
+			assertThat(gateway.outputLines())
+				.anyMatch((line) -> line.contains("Kafka: started the embedded KRaft broker")
+						&& line.contains("(standalone mode: spring.kafka.bootstrap-servers is not set)"))
+				.anyMatch((line) -> line.contains("Kafka: stopping the embedded broker"));
+		}
+		assertThat(this.work.resolve("kafka").resolve("meta.properties")).exists();
+
+		Path secondLog = this.work.resolve("second.log");
+		try (GatewayProcess gateway = startStandalone(secondLog, "--logging.structured.format.console=ecs")) {
+			gateway.client()
+				.get()
+				.uri("/api/v1/topics/kept")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectHeader()
+				.valueEquals("ETag", etag)
+				.expectBody()
+				.jsonPath("$.name")
+				.isEqualTo("Kept across restarts");
+			List<JsonNode> json = jsonLines(gateway.outputLines());
+			assertThat(json).anySatisfy((line) -> {
+				assertThat(line.get("message").asString()).startsWith("Started StreamgateApplication");
+				assertThat(line.get("log").get("level").asString()).isEqualTo("INFO");
+			});
+		}
+	}
+
+	private static List<JsonNode> jsonLines(List<String> lines) {
+		JsonMapper mapper = JsonMapper.builder().build();
+		return lines.stream().filter((line) -> line.startsWith("{")).map((line) -> {
+			try {
+				return mapper.readTree(line);
+			}
+			catch (RuntimeException ex) {
+				return null;
+			}
+		}).filter(Objects::nonNull).toList();
+	}
+
+}

@@ -1,0 +1,134 @@
+package dev.streamgate.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import dev.streamgate.StreamgateApplication;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A gateway in a JVM of its own, started and stopped the way an operator does:
+ * command-line arguments in, SIGTERM to stop, its console output kept in a file.
+ */
+public final class GatewayProcess implements AutoCloseable {
+
+	private final Process process;
+
+	private final Path output;
+
+	private final WebTestClient client;
+
+	private GatewayProcess(Process process, Path output, int port) {
+		this.process = process;
+		this.output = output;
+		this.client = WebTestClient.bindToServer()
+			.baseUrl("http://127.0.0.1:" + port)
+			.responseTimeout(Duration.ofSeconds(30))
+			.build();
+	}
+
+	/**
+	 * Starts a gateway on a free port and waits until it is ready.
+	 * @param output file that receives the console output
+	 * @param args further command-line arguments
+	 * @return the ready gateway
+	 */
+	public static GatewayProcess startReady(Path output, String... args) {
+		int port = freePort();
+		List<String> command = new ArrayList<>(List.of(
+				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+				System.getProperty("java.class.path"), StreamgateApplication.class.getName(), "--server.port=" + port));
+		command.addAll(List.of(args));
+		try {
+			Process process = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()))
+				.start();
+			GatewayProcess gateway = new GatewayProcess(process, output, port);
+			await().atMost(Duration.ofSeconds(60))
+				.pollInterval(Duration.ofMillis(250))
+				.ignoreExceptions()
+				.until(() -> gateway.readinessStatus() == 200);
+			return gateway;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	public WebTestClient client() {
+		return this.client;
+	}
+
+	/**
+	 * The HTTP status of the readiness probe.
+	 * @return 200 when ready
+	 */
+	public int readinessStatus() {
+		return this.client.get()
+			.uri("/actuator/health/readiness")
+			.exchange()
+			.returnResult(String.class)
+			.getStatus()
+			.value();
+	}
+
+	/**
+	 * The console output so far.
+	 * @return the lines
+	 */
+	public List<String> outputLines() {
+		try {
+			return Files.readAllLines(this.output);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * Sends SIGTERM and waits for the process to end.
+	 * @return the exit code
+	 */
+	public int stop() {
+		this.process.destroy();
+		try {
+			if (!this.process.waitFor(60, TimeUnit.SECONDS)) {
+				this.process.destroyForcibly();
+			}
+			return this.process.waitFor();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			this.process.destroyForcibly();
+			return -1;
+		}
+	}
+
+	@Override
+	public void close() {
+		if (this.process.isAlive()) {
+			stop();
+		}
+	}
+
+	private static int freePort() {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+}
