@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
  * A topic's publisher: {@code http-post} takes no fields, {@code http-poller} watches a
@@ -20,8 +21,16 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param retry what to retry and how
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Publisher(PublisherType type, URI url, Duration pollingPeriod, Map<String, String> headers,
-		String payloadPointer, Duration timeout, Retry retry) {
+public record Publisher(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) PublisherType type,
+		@Schema(description = "http-poller: the polled URL", example = "https://api.example.com/prices") URI url,
+		@Schema(type = "string", format = "duration", description = "http-poller: PT0.5S to PT1H, default PT1S",
+				example = "PT1S") Duration pollingPeriod,
+		@Schema(description = "http-poller: request headers") Map<String, String> headers,
+		@Schema(description = "http-poller: RFC 6901 pointer to the document in the response",
+				example = "/data") String payloadPointer,
+		@Schema(type = "string", format = "duration", description = "http-poller: per poll, default PT10S",
+				example = "PT10S") Duration timeout,
+		Retry retry) {
 
 	/** The publisher of topics that say nothing else. */
 	public static final Publisher HTTP_POST = new Publisher(PublisherType.HTTP_POST, null, null, null, null, null,
@@ -35,7 +44,9 @@ public record Publisher(PublisherType type, URI url, Duration pollingPeriod, Map
 	 * @param initialBackoff delay before the first retry
 	 * @param maxBackoff longest delay between retries
 	 */
-	public record Retry(List<Integer> onStatus, Integer maxAttempts, Duration initialBackoff, Duration maxBackoff) {
+	public record Retry(List<Integer> onStatus, @Schema(minimum = "1", maximum = "10") Integer maxAttempts,
+			@Schema(type = "string", format = "duration", example = "PT1S") Duration initialBackoff,
+			@Schema(type = "string", format = "duration", example = "PT10S") Duration maxBackoff) {
 
 		static final Retry DEFAULT = new Retry(List.of(500, 502, 503, 504), 3, Duration.ofSeconds(1),
 				Duration.ofSeconds(10));

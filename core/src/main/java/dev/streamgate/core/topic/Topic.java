@@ -6,6 +6,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.swagger.v3.oas.annotations.media.Schema;
 
 /**
  * A topic definition as the admin API and the {@code topics} config topic hold it.
@@ -27,9 +28,22 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param updatedAt when the topic last changed
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Topic(String id, String name, PayloadType payloadType, Publisher publisher,
-		List<SubscriptionMode> subscriptionModes, SubscriptionMode defaultSubscriptionMode, Integer partitions,
-		Duration retention, @JsonProperty("public") Boolean isPublic, Instant createdAt, Instant updatedAt) {
+public record Topic(
+		@Schema(description = "generated when absent", pattern = "^[a-z0-9][a-z0-9._-]{0,62}$",
+				example = "prices") String id,
+		@Schema(description = "display name; defaults to the id", maxLength = 200) String name,
+		@Schema(description = "cannot change after creation; default event") PayloadType payloadType,
+		@Schema(description = "default http-post") Publisher publisher,
+		@Schema(description = "default: every mode valid for the payload type") List<SubscriptionMode> subscriptionModes,
+		SubscriptionMode defaultSubscriptionMode,
+		@Schema(description = "more than 1 only for event topics; only grows", minimum = "1", maximum = "128",
+				defaultValue = "1") Integer partitions,
+		@Schema(type = "string", format = "duration", description = "ISO-8601, PT1M to P3650D",
+				example = "P7D") Duration retention,
+		@Schema(description = "anyone may subscribe without a token",
+				defaultValue = "false") @JsonProperty("public") Boolean isPublic,
+		@Schema(accessMode = Schema.AccessMode.READ_ONLY) Instant createdAt,
+		@Schema(accessMode = Schema.AccessMode.READ_ONLY) Instant updatedAt) {
 
 	/** Retention of topics that name none. */
 	public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
