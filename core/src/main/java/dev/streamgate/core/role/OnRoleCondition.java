@@ -1,5 +1,6 @@
 package dev.streamgate.core.role;
 
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -36,13 +37,12 @@ class OnRoleCondition implements Condition {
 			if (normalized.equals("ALL")) {
 				return EnumSet.allOf(Role.class);
 			}
-			try {
-				roles.add(Role.valueOf(normalized));
-			}
-			catch (IllegalArgumentException ex) {
-				throw new IllegalArgumentException("streamgate.roles: unknown role '" + name
-						+ "'; use all or a list of admin, ingest, poller, sse, webhook", ex);
-			}
+			Role role = Arrays.stream(Role.values())
+				.filter((candidate) -> candidate.name().equals(normalized))
+				.findFirst()
+				.orElseThrow(() -> new IllegalArgumentException("streamgate.roles: unknown role '" + name
+						+ "'; use all or a list of admin, ingest, poller, sse, webhook"));
+			roles.add(role);
 		}
 		return roles;
 	}
