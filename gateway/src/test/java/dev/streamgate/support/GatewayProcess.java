@@ -75,12 +75,7 @@ public final class GatewayProcess implements AutoCloseable {
 	 * @return 200 when ready
 	 */
 	public int readinessStatus() {
-		return this.client.get()
-			.uri("/actuator/health/readiness")
-			.exchange()
-			.returnResult(String.class)
-			.getStatus()
-			.value();
+		return RunningGateway.readinessStatus(this.client);
 	}
 
 	/**

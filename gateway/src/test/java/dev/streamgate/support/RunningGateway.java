@@ -49,7 +49,11 @@ public final class RunningGateway implements AutoCloseable {
 	 * @return 200 when ready, 503 when not
 	 */
 	public int readinessStatus() {
-		return this.client.get()
+		return readinessStatus(this.client);
+	}
+
+	static int readinessStatus(WebTestClient client) {
+		return client.get()
 			.uri("/actuator/health/readiness")
 			.exchange()
 			.returnResult(String.class)
