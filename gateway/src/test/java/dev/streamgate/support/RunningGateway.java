@@ -53,12 +53,7 @@ public final class RunningGateway implements AutoCloseable {
 	}
 
 	static int readinessStatus(WebTestClient client) {
-		return client.get()
-			.uri("/actuator/health/readiness")
-			.exchange()
-			.returnResult(String.class)
-			.getStatus()
-			.value();
+		return client.get().uri("/actuator/health/readiness").exchange().returnResult(String.class).getStatus().value();
 	}
 
 	@Override
