@@ -1,6 +1,9 @@
 package dev.streamgate.core.event;
 
+import java.util.List;
+
 import dev.streamgate.core.topic.Topic;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -37,5 +40,39 @@ public interface EventLog {
 	 * @return its figures
 	 */
 	Mono<EventLogStatus> status(Topic topic);
+
+	/**
+	 * Appends events, all or none: a batch of more than one is written in one
+	 * transaction.
+	 * @param topic the topic
+	 * @param events the events, in order
+	 * @return where each landed, once every in-sync replica has it; fails with
+	 * {@code kafka-unavailable} when Kafka does not acknowledge in time
+	 */
+	Mono<List<EventPosition>> append(Topic topic, List<OutgoingEvent> events);
+
+	/**
+	 * Reads retained events between two cursors, in order on each partition.
+	 * @param topic the topic
+	 * @param after the events after this cursor
+	 * @param until up to and including this cursor
+	 * @return the events; completes at {@code until}
+	 */
+	Flux<Event> read(Topic topic, Cursor after, Cursor until);
+
+	/**
+	 * The cursor of the newest event.
+	 * @param topic the topic
+	 * @return the cursor ({@code -1} on partitions without events)
+	 */
+	Mono<Cursor> end(Topic topic);
+
+	/**
+	 * The cursor just before the oldest retained event: resuming from an older cursor
+	 * would miss events that retention deleted.
+	 * @param topic the topic
+	 * @return the cursor
+	 */
+	Mono<Cursor> start(Topic topic);
 
 }

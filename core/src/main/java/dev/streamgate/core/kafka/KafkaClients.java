@@ -78,6 +78,16 @@ public final class KafkaClients {
 		return KafkaSender.create(options);
 	}
 
+	KafkaSender<String, byte[]> transactionalSender(String clientPurpose) {
+		Map<String, Object> config = producer(clientPurpose);
+		// Unique per process: a batch is one transaction, all of it visible or none.
+		config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "streamgate-" + clientPurpose + "-" + UUID.randomUUID());
+		SenderOptions<String, byte[]> options = SenderOptions.<String, byte[]>create(config)
+			.withKeySerializer(new StringSerializer())
+			.withValueSerializer(new ByteArraySerializer());
+		return KafkaSender.create(options);
+	}
+
 	Admin admin() {
 		Map<String, Object> config = common("admin");
 		int timeoutMs = (int) this.properties.writeTimeout().toMillis();

@@ -9,7 +9,6 @@ import org.springframework.context.annotation.Configuration;
 import reactor.core.publisher.Mono;
 import reactor.kafka.sender.KafkaSender;
 
-import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.topic.TopicStore;
 
 /**
@@ -50,9 +49,33 @@ public class KafkaConfiguration {
 		return store;
 	}
 
+	@Bean(destroyMethod = "close")
+	KafkaSender<String, byte[]> eventSender(KafkaClients clients) {
+		return clients.sender("events");
+	}
+
+	@Bean(destroyMethod = "close")
+	KafkaSender<String, byte[]> eventBatchSender(KafkaClients clients) {
+		return clients.transactionalSender("events-batch");
+	}
+
 	@Bean
-	EventLog eventLog(Admin kafkaAdmin, StreamgateKafkaProperties properties) {
-		return new KafkaEventLog(kafkaAdmin, properties.topicPrefix());
+	KafkaEventLog eventLog(Admin kafkaAdmin, KafkaClients clients, KafkaSender<String, byte[]> eventSender,
+			KafkaSender<String, byte[]> eventBatchSender) {
+		return new KafkaEventLog(kafkaAdmin, clients, eventSender, eventBatchSender);
+	}
+
+	@Bean(destroyMethod = "close")
+	KafkaEventTail eventTail(KafkaClients clients, KafkaEventLog eventLog) {
+		return new KafkaEventTail(clients, eventLog);
+	}
+
+	@Bean(destroyMethod = "close")
+	KafkaSnapshotStore snapshotStore(KafkaClients clients, KafkaSender<String, byte[]> configSender,
+			KafkaTopicStore topicStore) {
+		KafkaSnapshotStore store = new KafkaSnapshotStore(clients, configSender);
+		store.start();
+		return store;
 	}
 
 	@Bean(destroyMethod = "close")

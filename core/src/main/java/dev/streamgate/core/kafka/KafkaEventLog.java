@@ -1,7 +1,9 @@
 package dev.streamgate.core.kafka;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,6 +19,9 @@ import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
@@ -24,13 +29,28 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+import reactor.kafka.sender.KafkaSender;
+import reactor.kafka.sender.SenderRecord;
+import reactor.kafka.sender.SenderResult;
 import reactor.util.retry.Retry;
 
+import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventLogStatus;
+import dev.streamgate.core.event.EventPosition;
+import dev.streamgate.core.event.EventType;
+import dev.streamgate.core.event.OutgoingEvent;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.support.SerialQueue;
 import dev.streamgate.core.topic.Topic;
 
 /**
@@ -38,16 +58,36 @@ import dev.streamgate.core.topic.Topic;
  */
 public final class KafkaEventLog implements EventLog {
 
+	static final String TYPE_HEADER = "streamgate-type";
+
+	private static final Duration READ_POLL = Duration.ofMillis(200);
+
 	private final Admin admin;
 
 	private final String prefix;
 
-	KafkaEventLog(Admin admin, String prefix) {
+	private final KafkaClients clients;
+
+	private final KafkaSender<String, byte[]> sender;
+
+	private final KafkaSender<String, byte[]> transactionalSender;
+
+	// A transactional producer runs one transaction at a time.
+	private final SerialQueue<String> transactions = new SerialQueue<>();
+
+	private final Duration writeTimeout;
+
+	KafkaEventLog(Admin admin, KafkaClients clients, KafkaSender<String, byte[]> sender,
+			KafkaSender<String, byte[]> transactionalSender) {
 		this.admin = admin;
-		this.prefix = prefix;
+		this.clients = clients;
+		this.prefix = clients.properties().topicPrefix();
+		this.sender = sender;
+		this.transactionalSender = transactionalSender;
+		this.writeTimeout = clients.properties().writeTimeout();
 	}
 
-	private String name(String topicId) {
+	String name(String topicId) {
 		return this.prefix + "events." + topicId;
 	}
 
@@ -94,9 +134,7 @@ public final class KafkaEventLog implements EventLog {
 
 	@Override
 	public Mono<EventLogStatus> status(Topic topic) {
-		List<TopicPartition> partitions = IntStream.range(0, topic.partitions())
-			.mapToObj((partition) -> new TopicPartition(name(topic.id()), partition))
-			.toList();
+		List<TopicPartition> partitions = partitions(topic);
 		return Mono
 			.zip(offsets(partitions, OffsetSpec.earliest()), offsets(partitions, OffsetSpec.latest()),
 					offsets(partitions, OffsetSpec.maxTimestamp()))
@@ -104,18 +142,104 @@ public final class KafkaEventLog implements EventLog {
 				long retained = partitions.stream()
 					.mapToLong((p) -> offsets.getT2().get(p).offset() - offsets.getT1().get(p).offset())
 					.sum();
-				String position = partitions.stream()
-					.map((p) -> Long.toString(offsets.getT2().get(p).offset()))
-					.collect(Collectors.joining("."));
 				long last = offsets.getT3()
 					.values()
 					.stream()
 					.mapToLong(ListOffsetsResultInfo::timestamp)
 					.max()
 					.orElse(-1);
-				return new EventLogStatus(partitions.size(), position, retained,
+				return new EventLogStatus(partitions.size(), cursor(partitions, offsets.getT2()).toString(), retained,
 						(retained > 0 && last >= 0) ? Instant.ofEpochMilli(last) : null);
 			});
+	}
+
+	@Override
+	public Mono<List<EventPosition>> append(Topic topic, List<OutgoingEvent> events) {
+		List<SenderRecord<String, byte[], Integer>> records = new ArrayList<>();
+		for (int i = 0; i < events.size(); i++) {
+			ProducerRecord<String, byte[]> record = new ProducerRecord<String, byte[]>(name(topic.id()), null,
+					(String) null, events.get(i).data(), List.of(new RecordHeader(TYPE_HEADER,
+							events.get(i).type().value().getBytes(StandardCharsets.UTF_8))));
+			records.add(SenderRecord.create(record, i));
+		}
+		Flux<SenderResult<Integer>> results = (records.size() == 1) ? this.sender.send(Flux.fromIterable(records))
+				: this.transactions
+					.run("tx",
+							() -> this.transactionalSender.sendTransactionally(Flux.just(Flux.fromIterable(records)))
+								.concatMap((batch) -> batch)
+								.collectList())
+					.flatMapIterable((list) -> list);
+		return results
+			.map((result) -> new EventPosition(result.recordMetadata().partition(), result.recordMetadata().offset(),
+					topic.partitions()))
+			.collectList()
+			.timeout(this.writeTimeout.plusSeconds(2))
+			.onErrorMap((ex) -> !(ex instanceof StreamgateException), StreamgateException::kafkaUnavailable);
+	}
+
+	@Override
+	public Flux<Event> read(Topic topic, Cursor after, Cursor until) {
+		List<TopicPartition> wanted = partitions(topic).stream()
+			.filter((p) -> until.last(p.partition()) > after.last(p.partition()))
+			.toList();
+		if (wanted.isEmpty()) {
+			return Flux.empty();
+		}
+		return Flux.using(() -> {
+			KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(this.clients.consumer("read"),
+					new StringDeserializer(), new ByteArrayDeserializer());
+			consumer.assign(wanted);
+			wanted.forEach((p) -> consumer.seek(p, after.last(p.partition()) + 1));
+			return consumer;
+		}, (consumer) -> Flux.<List<Event>>generate((sink) -> {
+			boolean done = wanted.stream().allMatch((p) -> consumer.position(p) > until.last(p.partition()));
+			if (done) {
+				sink.complete();
+				return;
+			}
+			List<Event> batch = new ArrayList<>();
+			for (ConsumerRecord<String, byte[]> record : consumer.poll(READ_POLL)) {
+				if (record.offset() <= until.last(record.partition())) {
+					batch.add(toEvent(record));
+				}
+			}
+			sink.next(batch);
+		}).concatMapIterable((batch) -> batch), KafkaConsumer::close).subscribeOn(Schedulers.boundedElastic());
+	}
+
+	@Override
+	public Mono<Cursor> end(Topic topic) {
+		List<TopicPartition> partitions = partitions(topic);
+		return offsets(partitions, OffsetSpec.latest()).map((offsets) -> cursor(partitions, offsets));
+	}
+
+	@Override
+	public Mono<Cursor> start(Topic topic) {
+		List<TopicPartition> partitions = partitions(topic);
+		return offsets(partitions, OffsetSpec.earliest()).map((offsets) -> cursor(partitions, offsets));
+	}
+
+	static Event toEvent(ConsumerRecord<String, byte[]> record) {
+		Header type = record.headers().lastHeader(TYPE_HEADER);
+		return new Event(
+				record.partition(), record.offset(), (type != null)
+						? EventType.fromValue(new String(type.value(), StandardCharsets.UTF_8)) : EventType.EVENT,
+				Instant.ofEpochMilli(record.timestamp()), record.value());
+	}
+
+	/** The cursor just before the given next offsets. */
+	private static Cursor cursor(List<TopicPartition> partitions, Map<TopicPartition, ListOffsetsResultInfo> next) {
+		long[] last = new long[partitions.size()];
+		for (TopicPartition partition : partitions) {
+			last[partition.partition()] = next.get(partition).offset() - 1;
+		}
+		return Cursor.of(last);
+	}
+
+	private List<TopicPartition> partitions(Topic topic) {
+		return IntStream.range(0, topic.partitions())
+			.mapToObj((partition) -> new TopicPartition(name(topic.id()), partition))
+			.toList();
 	}
 
 	private Mono<Map<TopicPartition, ListOffsetsResultInfo>> offsets(List<TopicPartition> partitions, OffsetSpec spec) {

@@ -1,0 +1,39 @@
+package dev.streamgate.core.event;
+
+import dev.streamgate.core.topic.Topic;
+
+/**
+ * New events of the topics this node follows, read by one consumer per node whatever the
+ * number of followers.
+ */
+public interface EventTail {
+
+	/**
+	 * Follows a topic from its current end.
+	 * @param topic the topic
+	 * @param listener called from the tail's thread: first once with the starting
+	 * position, then with each new event, in order on each partition
+	 * @return stops following when closed
+	 */
+	AutoCloseable follow(Topic topic, Listener listener);
+
+	/**
+	 * Receives a followed topic's events.
+	 */
+	interface Listener {
+
+		/**
+		 * Following starts here: the events after this cursor follow.
+		 * @param position the cursor of the last event before following started
+		 */
+		void onStart(Cursor position);
+
+		/**
+		 * A new event.
+		 * @param event the event
+		 */
+		void onEvent(Event event);
+
+	}
+
+}

@@ -1,0 +1,46 @@
+package dev.streamgate.core.event;
+
+import java.util.Optional;
+
+import jakarta.json.JsonStructure;
+import reactor.core.publisher.Mono;
+
+/**
+ * Checkpoints of snapshot topics: the current document now and then, so that a node
+ * rebuilds it from the checkpoint and the few patches after it instead of from the
+ * topic's beginning.
+ */
+public interface SnapshotStore {
+
+	/**
+	 * The newest checkpoint of a topic.
+	 * @param topicId the topic id
+	 * @return the checkpoint, if any
+	 */
+	Optional<Checkpoint> get(String topicId);
+
+	/**
+	 * Stores a checkpoint.
+	 * @param topicId the topic id
+	 * @param checkpoint the checkpoint
+	 * @return completes once stored
+	 */
+	Mono<Void> save(String topicId, Checkpoint checkpoint);
+
+	/**
+	 * Forgets a topic's checkpoint.
+	 * @param topicId the topic id
+	 * @return completes once forgotten
+	 */
+	Mono<Void> delete(String topicId);
+
+	/**
+	 * The document as it was after one event.
+	 *
+	 * @param offset the offset of the last event applied
+	 * @param document the document
+	 */
+	record Checkpoint(long offset, JsonStructure document) {
+	}
+
+}

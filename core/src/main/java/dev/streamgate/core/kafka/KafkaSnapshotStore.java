@@ -1,0 +1,73 @@
+package dev.streamgate.core.kafka;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonStructure;
+import reactor.core.publisher.Mono;
+import reactor.kafka.sender.KafkaSender;
+
+import dev.streamgate.core.event.SnapshotStore;
+import dev.streamgate.core.patch.JsonPatches;
+
+/**
+ * Snapshot checkpoints in the compacted {@code snapshots} Kafka topic.
+ * <p>
+ * Record format: key = topic id, value = {@code {"offset": <last applied offset>,
+ * "document": <the document>}}, tombstone = forgotten. Every node keeps the newest
+ * checkpoint of each topic in memory.
+ */
+final class KafkaSnapshotStore implements SnapshotStore, AutoCloseable {
+
+	private final KafkaConfigLog log;
+
+	private final Map<String, Checkpoint> checkpoints = new ConcurrentHashMap<>();
+
+	KafkaSnapshotStore(KafkaClients clients, KafkaSender<String, byte[]> sender) {
+		this.log = new KafkaConfigLog(clients.properties().topicPrefix() + "snapshots", clients, sender, this::apply);
+	}
+
+	void start() {
+		this.log.start();
+	}
+
+	private void apply(KafkaConfigLog.Entry entry) {
+		if (entry.value() == null) {
+			this.checkpoints.remove(entry.key());
+			return;
+		}
+		JsonObject value = JsonPatches.read(entry.value()).asJsonObject();
+		Checkpoint checkpoint = new Checkpoint(value.getJsonNumber("offset").longValueExact(),
+				(JsonStructure) value.get("document"));
+		this.checkpoints.merge(entry.key(), checkpoint,
+				(current, next) -> (next.offset() >= current.offset()) ? next : current);
+	}
+
+	@Override
+	public Optional<Checkpoint> get(String topicId) {
+		return Optional.ofNullable(this.checkpoints.get(topicId));
+	}
+
+	@Override
+	public Mono<Void> save(String topicId, Checkpoint checkpoint) {
+		JsonObject value = Json.createObjectBuilder()
+			.add("offset", checkpoint.offset())
+			.add("document", checkpoint.document())
+			.build();
+		return this.log.write(topicId, JsonPatches.write(value)).then();
+	}
+
+	@Override
+	public Mono<Void> delete(String topicId) {
+		return this.log.write(topicId, null).then();
+	}
+
+	@Override
+	public void close() {
+		this.log.close();
+	}
+
+}

@@ -1,0 +1,150 @@
+package dev.streamgate.core.kafka;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
+
+import jakarta.json.Json;
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.kafka.sender.KafkaSender;
+
+import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.event.Event;
+import dev.streamgate.core.event.EventPosition;
+import dev.streamgate.core.event.EventTail;
+import dev.streamgate.core.event.EventType;
+import dev.streamgate.core.event.OutgoingEvent;
+import dev.streamgate.core.event.SnapshotStore.Checkpoint;
+import dev.streamgate.core.topic.Topic;
+import dev.streamgate.support.TestKafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class KafkaEventLogIntegrationTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(15);
+
+	private KafkaClients clients;
+
+	private Admin admin;
+
+	private KafkaSender<String, byte[]> sender;
+
+	private KafkaSender<String, byte[]> batchSender;
+
+	private KafkaEventLog log;
+
+	@BeforeEach
+	void connect() {
+		this.clients = new KafkaClients(TestKafka.bootstrapServers(), Map.of(),
+				ConfigTopicsIntegrationTests.properties(TestKafka.uniquePrefix()));
+		this.admin = this.clients.admin();
+		this.sender = this.clients.sender("test");
+		this.batchSender = this.clients.transactionalSender("test-batch");
+		this.log = new KafkaEventLog(this.admin, this.clients, this.sender, this.batchSender);
+	}
+
+	@AfterEach
+	void close() {
+		this.sender.close();
+		this.batchSender.close();
+		this.admin.close();
+	}
+
+	private Topic createTopic(String id, int partitions) {
+		Topic topic = new Topic(id, null, null, null, null, null, partitions, null, null, null, null).withDefaults();
+		this.log.create(topic).block(TIMEOUT);
+		return topic;
+	}
+
+	private static OutgoingEvent event(String json) {
+		return new OutgoingEvent(EventType.EVENT, json.getBytes(StandardCharsets.UTF_8));
+	}
+
+	@Test
+	void appendedEventsAreReadBackBetweenCursorsInOrder() {
+		Topic topic = createTopic("ordered", 1);
+		assertThat(this.log.end(topic).block(TIMEOUT)).isEqualTo(Cursor.of(-1));
+		for (int i = 0; i < 5; i++) {
+			List<EventPosition> positions = this.log.append(topic, List.of(event("{\"n\":" + i + "}"))).block(TIMEOUT);
+			assertThat(positions).singleElement().hasToString(Integer.toString(i));
+		}
+		assertThat(this.log.end(topic).block(TIMEOUT)).isEqualTo(Cursor.of(4));
+		assertThat(this.log.start(topic).block(TIMEOUT)).isEqualTo(Cursor.of(-1));
+		List<Event> middle = this.log.read(topic, Cursor.of(1), Cursor.of(3)).collectList().block(TIMEOUT);
+		assertThat(middle).extracting(Event::offset).containsExactly(2L, 3L);
+		assertThat(new String(middle.get(0).data(), StandardCharsets.UTF_8)).isEqualTo("{\"n\":2}");
+		assertThat(middle.get(0).type()).isEqualTo(EventType.EVENT);
+		assertThat(this.log.read(topic, Cursor.of(4), Cursor.of(4)).collectList().block(TIMEOUT)).isEmpty();
+	}
+
+	@Test
+	void aBatchIsOneTransactionVisibleWhole() {
+		Topic topic = createTopic("batch", 3);
+		List<OutgoingEvent> batch = IntStream.range(0, 30).mapToObj((i) -> event("{\"n\":" + i + "}")).toList();
+		List<EventPosition> positions = this.log.append(topic, batch).block(TIMEOUT);
+		assertThat(positions).hasSize(30);
+		Cursor end = this.log.end(topic).block(TIMEOUT);
+		List<Event> read = this.log.read(topic, Cursor.beforeAll(3), end).collectList().block(TIMEOUT);
+		// read_committed: exactly the 30 events, the transaction markers are not events
+		assertThat(read).hasSize(30);
+	}
+
+	@Test
+	void theTailDeliversEverythingAfterItsStartPosition() throws Exception {
+		Topic topic = createTopic("tailed", 2);
+		this.log.append(topic, List.of(event("{\"before\":true}"))).block(TIMEOUT);
+		AtomicReference<Cursor> start = new AtomicReference<>();
+		List<Event> events = new CopyOnWriteArrayList<>();
+		try (KafkaEventTail tail = new KafkaEventTail(this.clients, this.log);
+				AutoCloseable following = tail.follow(topic, new EventTail.Listener() {
+					@Override
+					public void onStart(Cursor position) {
+						start.set(position);
+					}
+
+					@Override
+					public void onEvent(Event event) {
+						events.add(event);
+					}
+				})) {
+			await().atMost(TIMEOUT).until(() -> start.get() != null);
+			assertThat(start.get().reaches(this.log.end(topic).block(TIMEOUT))).isTrue();
+			for (int i = 0; i < 10; i++) {
+				this.log.append(topic, List.of(event("{\"n\":" + i + "}"))).block(TIMEOUT);
+			}
+			await().atMost(TIMEOUT).until(() -> events.size() == 10);
+			assertThat(events)
+				.allSatisfy((event) -> assertThat(start.get().isBefore(event.partition(), event.offset())).isTrue());
+		}
+	}
+
+	@Test
+	void snapshotCheckpointsAreKeptPerTopicAndSurviveANewReader() {
+		try (KafkaSnapshotStore store = new KafkaSnapshotStore(this.clients, this.sender)) {
+			new ConfigTopics(this.admin, this.clients).ensure();
+			store.start();
+			store.save("doc", new Checkpoint(41, Json.createObjectBuilder().add("a", 1).build())).block(TIMEOUT);
+			store.save("doc", new Checkpoint(42, Json.createObjectBuilder().add("a", 2).build())).block(TIMEOUT);
+			assertThat(store.get("doc"))
+				.hasValueSatisfying((checkpoint) -> assertThat(checkpoint.offset()).isEqualTo(42));
+		}
+		try (KafkaSnapshotStore reader = new KafkaSnapshotStore(this.clients, this.sender)) {
+			reader.start();
+			await().atMost(TIMEOUT)
+				.until(() -> reader.get("doc").isPresent() && reader.get("doc").get().offset() == 42);
+			assertThat(reader.get("doc").get().document().asJsonObject().getInt("a")).isEqualTo(2);
+			reader.delete("doc").block(TIMEOUT);
+			assertThat(reader.get("doc")).isEmpty();
+		}
+	}
+
+}
