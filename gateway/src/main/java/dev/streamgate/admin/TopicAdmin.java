@@ -13,6 +13,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventLogStatus;
+import dev.streamgate.core.event.SnapshotStore;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.problem.StreamgateException.FieldError;
@@ -38,11 +39,14 @@ public class TopicAdmin {
 
 	private final EventLog eventLog;
 
+	private final SnapshotStore snapshots;
+
 	private final Clock clock;
 
-	public TopicAdmin(TopicStore store, EventLog eventLog) {
+	public TopicAdmin(TopicStore store, EventLog eventLog, SnapshotStore snapshots) {
 		this.store = store;
 		this.eventLog = eventLog;
+		this.snapshots = snapshots;
 		this.clock = Clock.systemUTC();
 	}
 
@@ -65,6 +69,8 @@ public class TopicAdmin {
 		// one win.
 		return this.eventLog.create(topic)
 			.onErrorResume(TopicAdmin::isLeftOver, (ex) -> recreateLeftOver(topic, ex))
+			// A checkpoint left by a deleted topic of the same id must not seed this one.
+			.then(Mono.defer(() -> this.snapshots.delete(id)))
 			.then(Mono.defer(() -> this.store.save(topic)))
 			.onErrorResume((ex) -> this.store.get(id).isPresent() ? Mono.error(duplicate(id)) : Mono.error(ex));
 	}
@@ -131,7 +137,9 @@ public class TopicAdmin {
 	public Mono<Void> delete(String id, String ifMatch) {
 		checkPrecondition(find(id), ifMatch);
 		ensureReady();
-		return this.store.delete(id).then(Mono.defer(() -> this.eventLog.delete(id)));
+		return this.store.delete(id)
+			.then(Mono.defer(() -> this.eventLog.delete(id)))
+			.then(Mono.defer(() -> this.snapshots.delete(id)));
 	}
 
 	/**

@@ -22,7 +22,7 @@ import dev.streamgate.core.role.Role;
 import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicJson;
-import dev.streamgate.web.ProblemResponses;
+import dev.streamgate.core.web.ProblemResponses;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;

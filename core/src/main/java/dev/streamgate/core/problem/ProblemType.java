@@ -21,6 +21,17 @@ public enum ProblemType {
 
 	INVALID_PARAMETER(HttpStatus.BAD_REQUEST, "invalid-parameter", "Invalid parameter"),
 
+	INVALID_PUBLICATION(HttpStatus.BAD_REQUEST, "invalid-publication", "Invalid publication"),
+
+	INVALID_CURSOR(HttpStatus.BAD_REQUEST, "invalid-cursor", "Invalid cursor"),
+
+	PUBLISHER_MISMATCH(HttpStatus.CONFLICT, "publisher-mismatch", "Topic not published over HTTP POST"),
+
+	IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_CONTENT, "idempotency-key-reused",
+			"Idempotency key reused with another request"),
+
+	MODE_NOT_ALLOWED(HttpStatus.NOT_ACCEPTABLE, "mode-not-allowed", "Subscription mode not allowed"),
+
 	UNAUTHORIZED(HttpStatus.UNAUTHORIZED, "unauthorized", "Unauthorized"),
 
 	FORBIDDEN(HttpStatus.FORBIDDEN, "forbidden", "Forbidden"),

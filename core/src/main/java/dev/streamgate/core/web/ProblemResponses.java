@@ -1,4 +1,4 @@
-package dev.streamgate.web;
+package dev.streamgate.core.web;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
@@ -8,7 +8,7 @@ import java.lang.annotation.Target;
 
 /**
  * The problem+json error statuses an operation can answer, added to the OpenAPI document
- * by {@link OpenApiConfiguration}.
+ * by the gateway's OpenAPI configuration.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

@@ -1,0 +1,204 @@
+package dev.streamgate.core.event;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.json.JsonArray;
+import jakarta.json.JsonStructure;
+import jakarta.json.JsonValue;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Mono;
+
+import dev.streamgate.core.event.SnapshotStore.Checkpoint;
+import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.support.SerialQueue;
+import dev.streamgate.core.topic.PayloadType;
+import dev.streamgate.core.topic.Topic;
+
+/**
+ * Publishes to a topic: event topics take each publication as one event; snapshot topics
+ * take whole documents and append the first as a {@code snapshot} and each later one as
+ * the RFC 6902 patch from its predecessor, nothing when it did not change.
+ * <p>
+ * Publications to one snapshot topic are serialized on this node. Before diffing, the
+ * node catches up with events that other nodes appended, so its document is the topic's
+ * current one. Every {@code checkpointEvery} changes or {@code checkpointInterval} the
+ * document is checkpointed, so that a restarted node rebuilds it without reading the
+ * topic from its beginning.
+ */
+public class EventPublisher {
+
+	private static final Log logger = LogFactory.getLog(EventPublisher.class);
+
+	private final EventLog log;
+
+	private final SnapshotStore snapshots;
+
+	private final int checkpointEvery;
+
+	private final Duration checkpointInterval;
+
+	private final Clock clock;
+
+	private final SerialQueue<String> serial = new SerialQueue<>();
+
+	private final Map<String, Tracked> documents = new ConcurrentHashMap<>();
+
+	public EventPublisher(EventLog log, SnapshotStore snapshots, int checkpointEvery, Duration checkpointInterval) {
+		this(log, snapshots, checkpointEvery, checkpointInterval, Clock.systemUTC());
+	}
+
+	EventPublisher(EventLog log, SnapshotStore snapshots, int checkpointEvery, Duration checkpointInterval,
+			Clock clock) {
+		this.log = log;
+		this.snapshots = snapshots;
+		this.checkpointEvery = checkpointEvery;
+		this.checkpointInterval = checkpointInterval;
+		this.clock = clock;
+	}
+
+	/**
+	 * Publishes, all or nothing.
+	 * @param topic the topic
+	 * @param payloads the publications, each exactly one JSON value, already checked
+	 * @return what was appended
+	 */
+	public Mono<Publication> publish(Topic topic, List<byte[]> payloads) {
+		if (topic.payloadType() == PayloadType.EVENT) {
+			List<OutgoingEvent> events = payloads.stream()
+				.map((data) -> new OutgoingEvent(EventType.EVENT, data))
+				.toList();
+			return this.log.append(topic, events).map((positions) -> new Publication(positions, true, last(positions)));
+		}
+		List<JsonStructure> documents = payloads.stream().map(EventPublisher::document).toList();
+		return this.serial.run(topic.id(),
+				() -> current(topic).flatMap((tracked) -> publishDocuments(topic, tracked, documents)));
+	}
+
+	/**
+	 * The current document of a snapshot topic, rebuilt from its checkpoint and the
+	 * events after it.
+	 * @param topic the topic
+	 * @return the document
+	 */
+	public Mono<SnapshotDocument> load(Topic topic) {
+		SnapshotDocument checkpointed = this.snapshots.get(topic.id())
+			.map((checkpoint) -> new SnapshotDocument(checkpoint.offset(), checkpoint.document()))
+			.orElse(SnapshotDocument.NONE);
+		return this.log.end(topic).flatMap((end) -> catchUp(topic, checkpointed, end));
+	}
+
+	/**
+	 * Forgets what this node knows of a topic, when it is deleted.
+	 * @param topicId the topic id
+	 */
+	public void forget(String topicId) {
+		this.documents.remove(topicId);
+	}
+
+	private Mono<SnapshotDocument> catchUp(Topic topic, SnapshotDocument from, Cursor end) {
+		if (end.last(0) <= from.offset()) {
+			return Mono.just(from);
+		}
+		return this.log.read(topic, Cursor.of(from.offset()), end).reduce(from, SnapshotDocument::apply);
+	}
+
+	private Mono<Tracked> current(Topic topic) {
+		Tracked known = this.documents.get(topic.id());
+		// A log that ends before what this node knew was deleted and created again: start
+		// over.
+		Mono<SnapshotDocument> fresh = (known == null) ? load(topic)
+				: this.log.end(topic)
+					.flatMap((end) -> (end.last(0) < known.document().offset()) ? load(topic)
+							: catchUp(topic, known.document(), end));
+		return fresh.map((document) -> {
+			Tracked tracked = (known != null && known.document() == document) ? known
+					: new Tracked(document, (known != null) ? known.changesSinceCheckpoint() : 0,
+							(known != null) ? known.checkpointedAt() : this.clock.instant());
+			this.documents.put(topic.id(), tracked);
+			return tracked;
+		});
+	}
+
+	private Mono<Publication> publishDocuments(Topic topic, Tracked tracked, List<JsonStructure> documents) {
+		List<OutgoingEvent> events = new ArrayList<>();
+		JsonStructure previous = tracked.document().document();
+		for (JsonStructure next : documents) {
+			if (previous == null) {
+				events.add(new OutgoingEvent(EventType.SNAPSHOT, JsonPatches.write(next)));
+			}
+			else {
+				JsonArray patch = JsonPatches.diff(previous, next);
+				if (!patch.isEmpty()) {
+					events.add(new OutgoingEvent(EventType.PATCH, JsonPatches.write(patch)));
+				}
+			}
+			previous = next;
+		}
+		if (events.isEmpty()) {
+			String position = new EventPosition(0, tracked.document().offset(), 1).toString();
+			return Mono.just(new Publication(List.of(), false, position));
+		}
+		JsonStructure latest = previous;
+		return this.log.append(topic, events).map((positions) -> {
+			long offset = positions.get(positions.size() - 1).offset();
+			Tracked next = tracked.advance(new SnapshotDocument(offset, latest), events.size());
+			this.documents.put(topic.id(), maybeCheckpoint(topic, next));
+			return new Publication(positions, true, last(positions));
+		});
+	}
+
+	private Tracked maybeCheckpoint(Topic topic, Tracked tracked) {
+		Instant now = this.clock.instant();
+		boolean due = tracked.changesSinceCheckpoint() >= this.checkpointEvery
+				|| !now.isBefore(tracked.checkpointedAt().plus(this.checkpointInterval));
+		if (!due) {
+			return tracked;
+		}
+		SnapshotDocument document = tracked.document();
+		this.snapshots.save(topic.id(), new Checkpoint(document.offset(), document.document()))
+			.subscribe(null, (ex) -> logger.warn("Checkpoint of " + topic.id() + " failed: " + ex.getMessage()));
+		return new Tracked(document, 0, now);
+	}
+
+	private static String last(List<EventPosition> positions) {
+		return positions.get(positions.size() - 1).toString();
+	}
+
+	private static JsonStructure document(byte[] payload) {
+		JsonValue value = JsonPatches.read(payload);
+		if (value instanceof JsonStructure structure) {
+			return structure;
+		}
+		throw new StreamgateException(ProblemType.INVALID_PUBLICATION,
+				"A snapshot topic takes whole documents: a JSON object or array, not a "
+						+ value.getValueType().name().toLowerCase());
+	}
+
+	/**
+	 * What a publication appended.
+	 *
+	 * @param positions where each appended event landed; empty when nothing changed
+	 * @param changed false when a snapshot topic's document was unchanged
+	 * @param id the position of the last event, or of the current document when unchanged
+	 */
+	public record Publication(List<EventPosition> positions, boolean changed, String id) {
+	}
+
+	private record Tracked(SnapshotDocument document, int changesSinceCheckpoint, Instant checkpointedAt) {
+
+		Tracked advance(SnapshotDocument next, int changes) {
+			return new Tracked(next, this.changesSinceCheckpoint + changes, this.checkpointedAt);
+		}
+
+	}
+
+}

@@ -1,0 +1,220 @@
+package dev.streamgate.publish.ingest;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.parameters.RequestBody;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferLimitException;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+import dev.streamgate.core.event.EventPublisher;
+import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.role.ConditionalOnRole;
+import dev.streamgate.core.role.Role;
+import dev.streamgate.core.topic.PublisherType;
+import dev.streamgate.core.topic.Topic;
+import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.topic.TopicValidator;
+import dev.streamgate.core.web.ProblemResponses;
+
+/**
+ * The HTTP POST ingest: {@code POST /api/v1/publish/{topicId}}.
+ * <p>
+ * Everything is checked before anything is produced, and the answer is 202 only once
+ * Kafka has acknowledged every record of the publication.
+ */
+@RestController
+@ConditionalOnRole(Role.INGEST)
+@EnableConfigurationProperties(IngestProperties.class)
+@Tag(name = "Publishing", description = "Publish events and documents (role ingest)")
+public class PublishController {
+
+	static final MediaType NDJSON = MediaType.parseMediaType("application/x-ndjson");
+
+	private final TopicStore topics;
+
+	private final EventPublisher publisher;
+
+	private final IngestProperties properties;
+
+	private final IdempotencyKeys idempotencyKeys;
+
+	private final MeterRegistry meters;
+
+	public PublishController(TopicStore topics, EventPublisher publisher, IngestProperties properties,
+			MeterRegistry meters) {
+		this.topics = topics;
+		this.publisher = publisher;
+		this.properties = properties;
+		this.idempotencyKeys = new IdempotencyKeys(properties);
+		this.meters = meters;
+	}
+
+	@PostMapping(path = "/api/v1/publish/{topicId}", produces = MediaType.APPLICATION_JSON_VALUE)
+	@Operation(summary = "Publish to an http-post topic",
+			description = "A JSON body is one publication: an event, or the whole new document of a snapshot topic. "
+					+ "application/x-ndjson is a batch, one JSON value a line, published all or nothing.")
+	@RequestBody(required = true,
+			content = { @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(type = "object")),
+					@Content(mediaType = "application/x-ndjson", schema = @Schema(type = "string")) })
+	@ApiResponse(responseCode = "202", description = "Accepted: Kafka acknowledged every record",
+			content = @Content(schema = @Schema(implementation = PublishResponse.class)))
+	@ProblemResponses({ 400, 404, 409, 413, 415, 422, 503 })
+	public Mono<ResponseEntity<PublishResponse>> publish(@PathVariable String topicId,
+			@Parameter(description = "a retried publish with the same key returns the first answer") @RequestHeader(
+					name = "Idempotency-Key", required = false) String idempotencyKey,
+			ServerWebExchange exchange) {
+		Topic topic = topic(topicId);
+		boolean batch = mediaType(exchange);
+		long max = this.properties.maxPayload().toBytes();
+		if (exchange.getRequest().getHeaders().getContentLength() > max) {
+			throw tooLarge(max);
+		}
+		return DataBufferUtils.join(exchange.getRequest().getBody(), (int) Math.min(max, Integer.MAX_VALUE))
+			.onErrorMap(DataBufferLimitException.class, (ex) -> tooLarge(max))
+			.map(PublishController::bytes)
+			.defaultIfEmpty(new byte[0])
+			.flatMap((body) -> {
+				List<byte[]> payloads = payloads(body, batch);
+				if (idempotencyKey == null) {
+					return publish(topic, payloads, batch).map((response) -> accepted(response, false));
+				}
+				return this.idempotencyKeys.answer(topicId, idempotencyKey, body, () -> publish(topic, payloads, batch))
+					.map((answer) -> accepted(answer.response(), answer.replayed()));
+			});
+	}
+
+	private Mono<PublishResponse> publish(Topic topic, List<byte[]> payloads, boolean batch) {
+		return this.publisher.publish(topic, payloads).map((publication) -> {
+			Counter.builder("streamgate.events.published")
+				.description("Events appended to topics")
+				.tag("topic", topic.id())
+				.register(this.meters)
+				.increment(publication.positions().size());
+			List<String> ids = batch ? publication.positions().stream().map(Object::toString).toList() : null;
+			return new PublishResponse(publication.id(), publication.changed(), ids);
+		});
+	}
+
+	private static ResponseEntity<PublishResponse> accepted(PublishResponse response, boolean replayed) {
+		ResponseEntity.BodyBuilder builder = ResponseEntity.status(HttpStatus.ACCEPTED);
+		if (replayed) {
+			builder.header("Idempotent-Replayed", "true");
+		}
+		return builder.body(response);
+	}
+
+	private Topic topic(String topicId) {
+		if (!TopicValidator.isValidId(topicId)) {
+			throw new StreamgateException(ProblemType.INVALID_TOPIC_ID,
+					"'" + topicId + "' is not a topic id: ids match " + TopicValidator.ID.pattern());
+		}
+		if (!this.topics.isCaughtUp()) {
+			throw new StreamgateException(ProblemType.NOT_READY,
+					"This node is still reading the topic definitions; retry shortly")
+				.withRetryAfter(Duration.ofSeconds(2));
+		}
+		Topic topic = this.topics.get(topicId)
+			.orElseThrow(() -> new StreamgateException(ProblemType.TOPIC_NOT_FOUND, "No topic '" + topicId + "'"))
+			.topic();
+		if (topic.publisher().type() != PublisherType.HTTP_POST) {
+			throw new StreamgateException(ProblemType.PUBLISHER_MISMATCH, "Topic '" + topicId + "' is fed by its "
+					+ topic.publisher().type() + " publisher; only http-post topics accept publications");
+		}
+		return topic;
+	}
+
+	private static boolean mediaType(ServerWebExchange exchange) {
+		MediaType type = exchange.getRequest().getHeaders().getContentType();
+		if (type != null && NDJSON.isCompatibleWith(type)) {
+			return true;
+		}
+		if (type != null && (MediaType.APPLICATION_JSON.isCompatibleWith(type)
+				|| type.getSubtypeSuffix() != null && type.getSubtypeSuffix().equals("json"))) {
+			return false;
+		}
+		throw new StreamgateException(ProblemType.UNSUPPORTED_MEDIA_TYPE,
+				"Send application/json (one publication) or application/x-ndjson (a batch), not "
+						+ ((type != null) ? type : "a body without Content-Type"));
+	}
+
+	private static List<byte[]> payloads(byte[] body, boolean batch) {
+		if (body.length == 0) {
+			throw new StreamgateException(ProblemType.MISSING_BODY, "A publication needs a JSON body");
+		}
+		if (!batch) {
+			check(body, null);
+			return List.of(body);
+		}
+		List<byte[]> lines = new ArrayList<>();
+		int start = 0;
+		int number = 0;
+		for (int i = 0; i <= body.length; i++) {
+			if (i == body.length || body[i] == '\n') {
+				number++;
+				int end = (i > start && body[i - 1] == '\r') ? i - 1 : i;
+				byte[] line = java.util.Arrays.copyOfRange(body, start, end);
+				if (!new String(line, StandardCharsets.UTF_8).isBlank()) {
+					check(line, number);
+					lines.add(line);
+				}
+				start = i + 1;
+			}
+		}
+		if (lines.isEmpty()) {
+			throw new StreamgateException(ProblemType.MISSING_BODY, "The batch holds no JSON line");
+		}
+		return lines;
+	}
+
+	private static void check(byte[] json, Integer line) {
+		try {
+			JsonPatches.check(json);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new StreamgateException(ProblemType.MALFORMED_JSON,
+					((line != null) ? "Line " + line + " is not valid JSON: " : "The body is not valid JSON: ")
+							+ ex.getMessage().replaceAll(" \\(start marker at \\[.*?\\]\\)", ""));
+		}
+	}
+
+	private static StreamgateException tooLarge(long max) {
+		return new StreamgateException(ProblemType.PAYLOAD_TOO_LARGE,
+				"The body is larger than streamgate.ingest.max-payload (" + max + " bytes)");
+	}
+
+	private static byte[] bytes(DataBuffer buffer) {
+		try {
+			byte[] bytes = new byte[buffer.readableByteCount()];
+			buffer.read(bytes);
+			return bytes;
+		}
+		finally {
+			DataBufferUtils.release(buffer);
+		}
+	}
+
+}
