@@ -7,6 +7,7 @@ import org.springframework.core.annotation.Order;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -58,6 +59,16 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
 		}
 		if (body instanceof ProblemDetail problem && problem.getDetail() == null) {
 			problem.setDetail(defaultDetail(status));
+		}
+		if (body instanceof ProblemDetail) {
+			// Also to clients that accept only text/event-stream: EventSource, curl -H
+			// 'Accept: ...'.
+			HttpHeaders withType = new HttpHeaders();
+			if (headers != null) {
+				withType.putAll(headers);
+			}
+			withType.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+			headers = withType;
 		}
 		return super.createResponseEntity(body, headers, status, exchange);
 	}

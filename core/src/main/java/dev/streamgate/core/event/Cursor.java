@@ -117,6 +117,19 @@ public final class Cursor {
 		return true;
 	}
 
+	/**
+	 * The later of two cursors on each partition.
+	 * @param other the other cursor
+	 * @return the merged cursor
+	 */
+	public Cursor max(Cursor other) {
+		long[] merged = new long[Math.max(partitions(), other.partitions())];
+		for (int p = 0; p < merged.length; p++) {
+			merged[p] = Math.max(last(p), other.last(p));
+		}
+		return new Cursor(merged);
+	}
+
 	@Override
 	public boolean equals(Object other) {
 		return other instanceof Cursor cursor && Arrays.equals(this.last, cursor.last);

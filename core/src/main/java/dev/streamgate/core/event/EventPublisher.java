@@ -90,10 +90,22 @@ public class EventPublisher {
 	 * @return the document
 	 */
 	public Mono<SnapshotDocument> load(Topic topic) {
+		return this.log.end(topic).flatMap((end) -> load(topic, end));
+	}
+
+	/**
+	 * The document of a snapshot topic as it was after a given event, rebuilt from the
+	 * newest checkpoint not past it.
+	 * @param topic the topic
+	 * @param until the cursor of the last event to apply
+	 * @return the document
+	 */
+	public Mono<SnapshotDocument> load(Topic topic, Cursor until) {
 		SnapshotDocument checkpointed = this.snapshots.get(topic.id())
+			.filter((checkpoint) -> checkpoint.offset() <= until.last(0))
 			.map((checkpoint) -> new SnapshotDocument(checkpoint.offset(), checkpoint.document()))
 			.orElse(SnapshotDocument.NONE);
-		return this.log.end(topic).flatMap((end) -> catchUp(topic, checkpointed, end));
+		return catchUp(topic, checkpointed, until);
 	}
 
 	/**

@@ -1,0 +1,93 @@
+package dev.streamgate.subscribe.sse;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+import dev.streamgate.core.event.EventType;
+
+/**
+ * One encoded SSE frame, written as the same bytes to every connection that receives it.
+ *
+ * @param bytes the frame, ending with a blank line
+ * @param publishedAt when its event was published (epoch milliseconds), 0 for frames that
+ * carry no event
+ */
+record Frame(byte[] bytes, long publishedAt) {
+
+	private static final byte[] ID = "id: ".getBytes(StandardCharsets.UTF_8);
+
+	private static final byte[] EVENT = "\nevent: ".getBytes(StandardCharsets.UTF_8);
+
+	private static final byte[] DATA = "\ndata: ".getBytes(StandardCharsets.UTF_8);
+
+	static final Frame HEARTBEAT = new Frame(": heartbeat\n\n".getBytes(StandardCharsets.UTF_8), 0);
+
+	boolean carriesEvent() {
+		return this.publishedAt > 0;
+	}
+
+	/**
+	 * Encodes an event. Line breaks inside the JSON become further {@code data:} lines,
+	 * which EventSource joins back with line feeds.
+	 * @param id the cursor after the event, or {@code null}
+	 * @param type the event type
+	 * @param json the UTF-8 JSON data
+	 * @param publishedAt when the event was published (epoch milliseconds)
+	 * @return the frame
+	 */
+	static Frame of(String id, EventType type, byte[] json, long publishedAt) {
+		byte[] idBytes = (id != null) ? id.getBytes(StandardCharsets.UTF_8) : null;
+		byte[] typeBytes = type.value().getBytes(StandardCharsets.UTF_8);
+		int breaks = 0;
+		for (byte b : json) {
+			if (b == '\n' || b == '\r') {
+				breaks++;
+			}
+		}
+		byte[] out = new byte[((idBytes != null) ? ID.length + idBytes.length + 1 : 0) + EVENT.length - 1
+				+ typeBytes.length + DATA.length + json.length + breaks * (DATA.length - 1) + 2];
+		int at = 0;
+		if (idBytes != null) {
+			at = put(out, at, ID);
+			at = put(out, at, idBytes);
+			out[at++] = '\n';
+		}
+		at = put(out, at, EVENT, 1);
+		at = put(out, at, typeBytes);
+		at = put(out, at, DATA);
+		for (int i = 0; i < json.length; i++) {
+			byte b = json[i];
+			if (b == '\r' && i + 1 < json.length && json[i + 1] == '\n') {
+				continue;
+			}
+			if (b == '\n' || b == '\r') {
+				at = put(out, at, DATA);
+			}
+			else {
+				out[at++] = b;
+			}
+		}
+		out[at++] = '\n';
+		out[at++] = '\n';
+		return new Frame(Arrays.copyOf(out, at), publishedAt);
+	}
+
+	/**
+	 * The first frame of a stream: the reconnection delay.
+	 * @param retryMillis the delay
+	 * @return the frame
+	 */
+	static Frame retry(long retryMillis) {
+		return new Frame(("retry: " + retryMillis + "\n\n").getBytes(StandardCharsets.UTF_8), 0);
+	}
+
+	private static int put(byte[] out, int at, byte[] bytes) {
+		return put(out, at, bytes, 0);
+	}
+
+	private static int put(byte[] out, int at, byte[] bytes, int from) {
+		System.arraycopy(bytes, from, out, at, bytes.length - from);
+		return at + bytes.length - from;
+	}
+
+}

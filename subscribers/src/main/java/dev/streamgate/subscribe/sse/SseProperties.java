@@ -1,0 +1,26 @@
+package dev.streamgate.subscribe.sse;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.Min;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Server-Sent Events streams.
+ *
+ * @param heartbeat interval of the {@code : heartbeat} comment that keeps idle streams
+ * open
+ * @param retry reconnection delay sent to clients in the {@code retry:} line
+ * @param clientQueue frames buffered per connection; a client that falls this far behind
+ * is disconnected and resumes with its cursor
+ * @param recentEvents events kept per topic so that most resumes need no Kafka read
+ */
+@Validated
+@ConfigurationProperties("streamgate.sse")
+public record SseProperties(@DefaultValue("15s") Duration heartbeat, @DefaultValue("3s") Duration retry,
+		@DefaultValue("1024") @Min(8) int clientQueue, @DefaultValue("1024") @Min(0) int recentEvents) {
+
+}

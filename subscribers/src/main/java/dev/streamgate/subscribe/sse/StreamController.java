@@ -1,0 +1,150 @@
+package dev.streamgate.subscribe.sse;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.role.ConditionalOnRole;
+import dev.streamgate.core.role.Role;
+import dev.streamgate.core.topic.SubscriptionMode;
+import dev.streamgate.core.topic.Topic;
+import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.topic.TopicValidator;
+import dev.streamgate.core.web.ProblemResponses;
+
+/**
+ * Server-Sent Events streams: {@code GET /api/v1/stream/{topicId}}.
+ * <p>
+ * Everything is checked before the first byte; once the stream is open, errors are
+ * {@code error} events and the end of the stream.
+ */
+@RestController
+@ConditionalOnRole(Role.SSE)
+@Tag(name = "Streaming", description = "Server-Sent Events streams (role sse)")
+public class StreamController {
+
+	private final TopicStore topics;
+
+	private final TopicHubs hubs;
+
+	private final Counter.Builder delivered;
+
+	private final Timer latency;
+
+	private final MeterRegistry meters;
+
+	StreamController(TopicStore topics, TopicHubs hubs, MeterRegistry meters) {
+		this.topics = topics;
+		this.hubs = hubs;
+		this.meters = meters;
+		this.delivered = Counter.builder("streamgate.events.delivered")
+			.description("Events written to subscribers")
+			.tag("channel", "sse");
+		this.latency = Timer.builder("streamgate.delivery.latency")
+			.description("From publication (the Kafka record time) to the write to a subscriber")
+			.tag("channel", "sse")
+			.publishPercentileHistogram()
+			.minimumExpectedValue(Duration.ofMillis(1))
+			.maximumExpectedValue(Duration.ofSeconds(30))
+			.register(meters);
+	}
+
+	@GetMapping(path = "/api/v1/stream/{topicId}", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+	@Operation(summary = "Stream a topic",
+			description = "Events: snapshot, patch, event, error. Each data event has an id: its resume cursor. "
+					+ "The stream starts with a retry line and sends a heartbeat comment every streamgate.sse.heartbeat.")
+	@ApiResponse(responseCode = "200", description = "The stream",
+			content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string")))
+	@ProblemResponses({ 400, 404, 406, 503 })
+	public Mono<Void> stream(@PathVariable String topicId, @Parameter(
+			description = "snapshot-patch, snapshot-only or event; default: the topic's default mode") @RequestParam(
+					required = false) String mode,
+			@Parameter(description = "resume after this cursor, or earliest") @RequestParam(
+					required = false) String lastEventId,
+			@Parameter(description = "resume after this cursor; wins over lastEventId") @RequestHeader(
+					name = "Last-Event-ID", required = false) String lastEventIdHeader,
+			ServerWebExchange exchange) {
+		Topic topic = topic(topicId);
+		SubscriptionMode subscriptionMode = mode(topic, mode);
+		String resume = (lastEventIdHeader != null && !lastEventIdHeader.isBlank()) ? lastEventIdHeader : lastEventId;
+		boolean earliest = "earliest".equals(resume);
+		Cursor cursor = (resume == null || resume.isBlank() || earliest) ? null : cursor(resume, topic);
+		ServerHttpResponse response = exchange.getResponse();
+		response.getHeaders().setContentType(MediaType.TEXT_EVENT_STREAM);
+		response.getHeaders().setCacheControl("no-cache");
+		// NGINX: pass each event through at once.
+		response.getHeaders().set("X-Accel-Buffering", "no");
+		DataBufferFactory buffers = response.bufferFactory();
+		Counter count = this.delivered.tag("topic", topicId).register(this.meters);
+		return response
+			.writeAndFlushWith(this.hubs.hub(topic).subscribe(subscriptionMode, cursor, earliest).map((frame) -> {
+				if (frame.carriesEvent()) {
+					count.increment();
+					this.latency
+						.record(Duration.ofMillis(Math.max(0, Instant.now().toEpochMilli() - frame.publishedAt())));
+				}
+				return Mono.just(buffers.wrap(frame.bytes()));
+			}));
+	}
+
+	private Topic topic(String topicId) {
+		if (!TopicValidator.isValidId(topicId)) {
+			throw new StreamgateException(ProblemType.INVALID_TOPIC_ID,
+					"'" + topicId + "' is not a topic id: ids match " + TopicValidator.ID.pattern());
+		}
+		if (!this.topics.isCaughtUp()) {
+			throw new StreamgateException(ProblemType.NOT_READY,
+					"This node is still reading the topic definitions; retry shortly")
+				.withRetryAfter(Duration.ofSeconds(2));
+		}
+		return this.topics.get(topicId)
+			.orElseThrow(() -> new StreamgateException(ProblemType.TOPIC_NOT_FOUND, "No topic '" + topicId + "'"))
+			.topic();
+	}
+
+	private static SubscriptionMode mode(Topic topic, String requested) {
+		if (requested == null || requested.isBlank()) {
+			return topic.defaultSubscriptionMode();
+		}
+		SubscriptionMode mode = SubscriptionMode.fromValue(requested);
+		if (mode == null || !topic.subscriptionModes().contains(mode)) {
+			throw new StreamgateException(ProblemType.MODE_NOT_ALLOWED, "Mode '" + requested + "' is not allowed on '"
+					+ topic.id() + "'; it allows " + topic.subscriptionModes());
+		}
+		return mode;
+	}
+
+	private static Cursor cursor(String text, Topic topic) {
+		try {
+			return Cursor.parse(text, topic.partitions());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new StreamgateException(ProblemType.INVALID_CURSOR,
+					ex.getMessage() + "; send back an id this topic's stream sent, or earliest");
+		}
+	}
+
+}

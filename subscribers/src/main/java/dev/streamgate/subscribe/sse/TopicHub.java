@@ -1,0 +1,340 @@
+package dev.streamgate.subscribe.sse;
+
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.event.Event;
+import dev.streamgate.core.event.EventLog;
+import dev.streamgate.core.event.EventPublisher;
+import dev.streamgate.core.event.EventTail;
+import dev.streamgate.core.event.EventType;
+import dev.streamgate.core.event.SnapshotDocument;
+import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.core.topic.PayloadType;
+import dev.streamgate.core.topic.SubscriptionMode;
+import dev.streamgate.core.topic.Topic;
+
+/**
+ * The streams of one topic on this node: it follows the topic through the node's one
+ * event tail, encodes each event once, and offers the same frame to every connection.
+ * <p>
+ * All state (the position, the recent events, the current document of a snapshot topic,
+ * the clients) changes under this object's lock, taken by the tail thread for each event
+ * and by each joining client, so that a client joins exactly between two events: it gets
+ * what came before from a replay and what comes after live, nothing twice and nothing
+ * missed.
+ */
+final class TopicHub implements EventTail.Listener {
+
+	private static final Log logger = LogFactory.getLog(TopicHub.class);
+
+	private final Topic topic;
+
+	private final EventLog log;
+
+	private final EventPublisher documents;
+
+	private final SseProperties properties;
+
+	private final Consumer<SseClient> onSlowClient;
+
+	private final List<SseClient> clients = new CopyOnWriteArrayList<>();
+
+	private final ArrayDeque<Recent> recent = new ArrayDeque<>();
+
+	private final List<Event> early = new ArrayList<>();
+
+	private final Sinks.One<Boolean> ready = Sinks.one();
+
+	private Cursor position;
+
+	private Cursor recentStart;
+
+	private SnapshotDocument document;
+
+	private Frame snapshotFrame;
+
+	private AutoCloseable following;
+
+	private boolean ended;
+
+	private volatile Instant idleSince = Instant.now();
+
+	TopicHub(Topic topic, EventLog log, EventPublisher documents, SseProperties properties,
+			Consumer<SseClient> onSlowClient) {
+		this.topic = topic;
+		this.log = log;
+		this.documents = documents;
+		this.properties = properties;
+		this.onSlowClient = onSlowClient;
+	}
+
+	Topic topic() {
+		return this.topic;
+	}
+
+	int clientCount() {
+		return this.clients.size();
+	}
+
+	/**
+	 * Since when the hub has had no client.
+	 * @return the time, or {@code null} while it has clients
+	 */
+	Instant idleSince() {
+		return this.idleSince;
+	}
+
+	void start(EventTail tail) {
+		this.following = tail.follow(this.topic, this);
+	}
+
+	@Override
+	public synchronized void onStart(Cursor start) {
+		this.position = start;
+		this.recentStart = start;
+		if (this.topic.payloadType() == PayloadType.EVENT) {
+			this.ready.tryEmitValue(true);
+			return;
+		}
+		this.documents.load(this.topic, start).subscribe(this::documentLoaded, (ex) -> {
+			logger.error("Cannot rebuild the document of " + this.topic.id(), ex);
+			this.ready.tryEmitError(ex);
+		});
+	}
+
+	private synchronized void documentLoaded(SnapshotDocument loaded) {
+		this.document = loaded;
+		this.early.forEach(this::dispatch);
+		this.early.clear();
+		this.ready.tryEmitValue(true);
+	}
+
+	@Override
+	public synchronized void onEvent(Event event) {
+		if (this.topic.payloadType() == PayloadType.SNAPSHOT && this.document == null) {
+			this.early.add(event);
+			return;
+		}
+		dispatch(event);
+	}
+
+	private void dispatch(Event event) {
+		this.position = this.position.after(event.partition(), event.offset());
+		String id = this.position.toString();
+		long publishedAt = event.publishedAt().toEpochMilli();
+		Frame frame = Frame.of(id, event.type(), event.data(), publishedAt);
+		Frame snapshotOnly = frame;
+		if (this.topic.payloadType() == PayloadType.SNAPSHOT) {
+			this.document = this.document.apply(event);
+			this.snapshotFrame = null;
+			if (event.type() != EventType.ERROR && hasSnapshotOnlyClients()) {
+				snapshotOnly = Frame.of(id, EventType.SNAPSHOT, JsonPatches.write(this.document.document()),
+						publishedAt);
+			}
+		}
+		remember(new Recent(event, frame, this.position));
+		for (SseClient client : this.clients) {
+			Frame shared = (client.mode() == SubscriptionMode.SNAPSHOT_ONLY) ? snapshotOnly : frame;
+			Frame adapted = client.adapt(event, shared, this.position,
+					(clientId) -> Frame.of(clientId, event.type(), event.data(), publishedAt));
+			if (adapted != null && !client.offer(adapted)) {
+				slow(client);
+			}
+		}
+	}
+
+	private boolean hasSnapshotOnlyClients() {
+		return this.clients.stream().anyMatch((client) -> client.mode() == SubscriptionMode.SNAPSHOT_ONLY);
+	}
+
+	private void remember(Recent event) {
+		if (this.properties.recentEvents() == 0) {
+			this.recentStart = this.position;
+			return;
+		}
+		this.recent.addLast(event);
+		while (this.recent.size() > this.properties.recentEvents()) {
+			Recent dropped = this.recent.removeFirst();
+			this.recentStart = dropped.after();
+		}
+	}
+
+	private void slow(SseClient client) {
+		forget(client);
+		this.onSlowClient.accept(client);
+	}
+
+	private void forget(SseClient client) {
+		if (this.clients.remove(client) && this.clients.isEmpty()) {
+			this.idleSince = Instant.now();
+		}
+	}
+
+	/**
+	 * Opens a stream.
+	 * @param mode the subscription mode
+	 * @param cursor where the client resumes, {@code null} for a new subscription
+	 * @param earliest whether to replay all that is retained
+	 * @return the frames, replay first, then live
+	 */
+	Flux<Frame> subscribe(SubscriptionMode mode, Cursor cursor, boolean earliest) {
+		Flux<Frame> retry = Flux.just(Frame.retry(this.properties.retry().toMillis()));
+		if (earliest && this.topic.payloadType() == PayloadType.EVENT) {
+			return this.ready.asMono()
+				.then(this.log.start(this.topic))
+				.flatMapMany((start) -> Flux.concat(retry, join(mode, start)));
+		}
+		Cursor resumeFrom = earliest ? null : cursor;
+		return this.ready.asMono().thenMany(Flux.concat(retry, Flux.defer(() -> join(mode, resumeFrom))));
+	}
+
+	private synchronized Flux<Frame> join(SubscriptionMode mode, Cursor cursor) {
+		if (this.ended) {
+			return Flux.empty();
+		}
+		if (cursor == null) {
+			SseClient client = add(mode, null);
+			Frame snapshot = (mode == SubscriptionMode.EVENT) ? null : currentSnapshot();
+			return client.stream((snapshot != null) ? Flux.just(snapshot) : Flux.empty())
+				.doFinally((s) -> remove(client));
+		}
+		if (mode == SubscriptionMode.SNAPSHOT_ONLY) {
+			// Each snapshot supersedes the ones before: a resuming client needs only the
+			// newest.
+			SseClient client = add(mode, cursor);
+			Frame snapshot = cursor.reaches(this.position) ? null : currentSnapshot();
+			return client.stream((snapshot != null) ? Flux.just(snapshot) : Flux.empty())
+				.doFinally((s) -> remove(client));
+		}
+		if (cursor.reaches(this.recentStart)) {
+			SseClient client = new SseClient(mode, this.properties.clientQueue(), cursor);
+			List<Frame> replay = new ArrayList<>();
+			for (Recent recentEvent : this.recent) {
+				Event event = recentEvent.event();
+				Frame adapted = client.adapt(event, recentEvent.frame(), recentEvent.after(),
+						(id) -> Frame.of(id, event.type(), event.data(), event.publishedAt().toEpochMilli()));
+				if (adapted != null) {
+					replay.add(adapted);
+				}
+			}
+			register(client);
+			return client.stream(Flux.fromIterable(replay)).doFinally((s) -> remove(client));
+		}
+		return catchUp(mode, cursor);
+	}
+
+	/**
+	 * The cursor is older than the recent events: read the gap from Kafka, live events
+	 * wait in the queue.
+	 */
+	private Flux<Frame> catchUp(SubscriptionMode mode, Cursor cursor) {
+		Cursor until = this.position;
+		Frame snapshotAtJoin = (mode == SubscriptionMode.EVENT) ? null : currentSnapshot();
+		SseClient client = add(mode, cursor);
+		Flux<Frame> gap = this.log.start(this.topic).flatMapMany((start) -> {
+			if (!cursor.reaches(start)) {
+				return expired(snapshotAtJoin);
+			}
+			Cursor[] running = { cursor };
+			return this.log.read(this.topic, cursor, until).map((event) -> {
+				running[0] = running[0].after(event.partition(), event.offset());
+				return Frame.of(running[0].toString(), event.type(), event.data(), event.publishedAt().toEpochMilli());
+			});
+		});
+		return client.stream(gap).doFinally((s) -> remove(client));
+	}
+
+	private Flux<Frame> expired(Frame snapshotAtJoin) {
+		if (snapshotAtJoin != null) {
+			return Flux.just(snapshotAtJoin);
+		}
+		return Flux
+			.just(Frame.of(null, EventType.ERROR,
+					Problems.json("position-expired", "Position expired", 410,
+							"Events after your cursor are no longer retained; the stream continues with new events"),
+					0));
+	}
+
+	private SseClient add(SubscriptionMode mode, Cursor skipUntil) {
+		SseClient client = new SseClient(mode, this.properties.clientQueue(), skipUntil);
+		register(client);
+		return client;
+	}
+
+	private void register(SseClient client) {
+		this.clients.add(client);
+		this.idleSince = null;
+	}
+
+	private void remove(SseClient client) {
+		client.cutOff();
+		forget(client);
+	}
+
+	private Frame currentSnapshot() {
+		if (this.document == null || this.document.document() == null) {
+			return null;
+		}
+		if (this.snapshotFrame == null) {
+			this.snapshotFrame = Frame.of(this.position.toString(), EventType.SNAPSHOT,
+					JsonPatches.write(this.document.document()), 0);
+		}
+		return this.snapshotFrame;
+	}
+
+	/** Sends a heartbeat comment to every client. */
+	synchronized void heartbeat() {
+		for (SseClient client : this.clients) {
+			if (!client.offer(Frame.HEARTBEAT)) {
+				slow(client);
+			}
+		}
+	}
+
+	/**
+	 * Ends every stream of this topic, after a last frame when there is one.
+	 * @param last a frame to send before the end, or {@code null}
+	 */
+	synchronized void end(Frame last) {
+		this.ended = true;
+		for (SseClient client : this.clients) {
+			if (last != null) {
+				client.offer(last);
+			}
+			client.complete();
+		}
+		this.clients.clear();
+	}
+
+	/** Stops following the topic. */
+	void close() {
+		try {
+			if (this.following != null) {
+				this.following.close();
+			}
+		}
+		catch (Exception ex) {
+			logger.warn("Cannot stop following " + this.topic.id(), ex);
+		}
+	}
+
+	Mono<Boolean> ready() {
+		return this.ready.asMono();
+	}
+
+	private record Recent(Event event, Frame frame, Cursor after) {
+	}
+
+}

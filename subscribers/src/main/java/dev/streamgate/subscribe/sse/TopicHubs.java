@@ -1,0 +1,143 @@
+package dev.streamgate.subscribe.sse;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.context.SmartLifecycle;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Schedulers;
+
+import dev.streamgate.core.event.EventLog;
+import dev.streamgate.core.event.EventPublisher;
+import dev.streamgate.core.event.EventTail;
+import dev.streamgate.core.event.EventType;
+import dev.streamgate.core.topic.Topic;
+import dev.streamgate.core.topic.TopicStore;
+
+/**
+ * The topic hubs of this node: one per topic with open streams, created by the first
+ * subscriber and closed a while after the last one leaves. Ends the streams of a deleted
+ * topic with an {@code error} event, and all streams when the node shuts down, so that
+ * clients reconnect elsewhere with their cursor.
+ */
+final class TopicHubs implements SmartLifecycle {
+
+	private static final Duration LINGER = Duration.ofSeconds(30);
+
+	private final EventLog log;
+
+	private final EventTail tail;
+
+	private final EventPublisher documents;
+
+	private final SseProperties properties;
+
+	private final MeterRegistry meters;
+
+	private final Map<String, TopicHub> hubs = new ConcurrentHashMap<>();
+
+	private final Counter slowDisconnects;
+
+	private Disposable heartbeats;
+
+	private Disposable deletions;
+
+	private Disposable reaper;
+
+	private volatile boolean running;
+
+	TopicHubs(EventLog log, EventTail tail, EventPublisher documents, TopicStore topics, SseProperties properties,
+			MeterRegistry meters) {
+		this.log = log;
+		this.tail = tail;
+		this.documents = documents;
+		this.properties = properties;
+		this.meters = meters;
+		this.slowDisconnects = Counter.builder("streamgate.sse.disconnects")
+			.description("Streams cut off because the client did not keep up")
+			.tag("reason", "slow")
+			.register(meters);
+		this.deletions = topics.changes().subscribe((change) -> {
+			TopicHub hub = this.hubs.get(change.id());
+			if (hub != null && (change.isDeletion() || !sameStorage(hub.topic(), change.topic().topic()))) {
+				endTopic(change.id(), change.isDeletion());
+			}
+		});
+	}
+
+	/**
+	 * The hub of a topic, created and started on first use.
+	 * @param topic the topic
+	 * @return its hub
+	 */
+	TopicHub hub(Topic topic) {
+		return this.hubs.computeIfAbsent(topic.id(), (id) -> {
+			TopicHub hub = new TopicHub(topic, this.log, this.documents, this.properties,
+					(client) -> this.slowDisconnects.increment());
+			Gauge.builder("streamgate.sse.clients", hub, TopicHub::clientCount)
+				.description("Open SSE streams")
+				.tag("topic", id)
+				.register(this.meters);
+			hub.start(this.tail);
+			return hub;
+		});
+	}
+
+	private static boolean sameStorage(Topic a, Topic b) {
+		return a.partitions().equals(b.partitions()) && a.payloadType() == b.payloadType();
+	}
+
+	private void endTopic(String id, boolean deleted) {
+		TopicHub hub = this.hubs.remove(id);
+		if (hub == null) {
+			return;
+		}
+		Frame last = deleted
+				? Frame.of(null, EventType.ERROR,
+						Problems.json("topic-deleted", "Topic deleted", 410, "Topic '" + id + "' was deleted"), 0)
+				: null;
+		hub.end(last);
+		hub.close();
+		this.meters.find("streamgate.sse.clients").tag("topic", id).meters().forEach(this.meters::remove);
+	}
+
+	private void reapIdleHubs() {
+		this.hubs.forEach((id, hub) -> {
+			if (hub.clientCount() == 0 && hub.idleSince() != null
+					&& hub.idleSince().plus(LINGER).isBefore(java.time.Instant.now())) {
+				endTopic(id, false);
+			}
+		});
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+		this.heartbeats = Flux.interval(this.properties.heartbeat(), Schedulers.parallel())
+			.onBackpressureDrop()
+			.subscribe((tick) -> this.hubs.values().forEach(TopicHub::heartbeat));
+		this.reaper = Flux.interval(LINGER, Schedulers.parallel())
+			.onBackpressureDrop()
+			.subscribe((tick) -> reapIdleHubs());
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+		this.heartbeats.dispose();
+		this.reaper.dispose();
+		this.deletions.dispose();
+		this.hubs.keySet().forEach((id) -> endTopic(id, false));
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+}
