@@ -111,7 +111,7 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 					if (kafkaConsumer.assignment().isEmpty()) {
 						Runnable next = this.commands.poll(1, TimeUnit.SECONDS);
 						if (next != null) {
-							next.run();
+							runToTheEnd(next);
 						}
 						continue;
 					}
@@ -138,7 +138,23 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	private void runCommands(KafkaConsumer<String, byte[]> kafkaConsumer) {
 		Runnable command;
 		while ((command = this.commands.poll()) != null) {
-			command.run();
+			runToTheEnd(command);
+		}
+	}
+
+	/**
+	 * Runs a command even when a wakeup meant for poll() interrupts it: commands are
+	 * idempotent, and no event is dispatched between two runs.
+	 */
+	private static void runToTheEnd(Runnable command) {
+		while (true) {
+			try {
+				command.run();
+				return;
+			}
+			catch (WakeupException ex) {
+				// run it again
+			}
 		}
 	}
 

@@ -190,6 +190,7 @@ final class TopicHub implements EventTail.Listener {
 	 * @return the frames, replay first, then live
 	 */
 	Flux<Frame> subscribe(SubscriptionMode mode, Cursor cursor, boolean earliest) {
+		// The client has joined by the time it reads the retry line.
 		Flux<Frame> retry = Flux.just(Frame.retry(this.properties.retry().toMillis()));
 		if (earliest && this.topic.payloadType() == PayloadType.EVENT) {
 			return this.ready.asMono()
@@ -197,7 +198,7 @@ final class TopicHub implements EventTail.Listener {
 				.flatMapMany((start) -> Flux.concat(retry, join(mode, start)));
 		}
 		Cursor resumeFrom = earliest ? null : cursor;
-		return this.ready.asMono().thenMany(Flux.concat(retry, Flux.defer(() -> join(mode, resumeFrom))));
+		return this.ready.asMono().thenMany(Flux.defer(() -> Flux.concat(retry, join(mode, resumeFrom))));
 	}
 
 	private synchronized Flux<Frame> join(SubscriptionMode mode, Cursor cursor) {

@@ -1,0 +1,42 @@
+package dev.streamgate.web;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.cors.reactive.CorsWebFilter;
+import org.springframework.web.cors.reactive.UrlBasedCorsConfigurationSource;
+
+/**
+ * CORS for the API and the streams, so that an EventSource or fetch from another origin
+ * works.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(CorsProperties.class)
+public class CorsConfiguration {
+
+	@Bean
+	CorsWebFilter corsWebFilter(CorsProperties properties) {
+		org.springframework.web.cors.CorsConfiguration cors = new org.springframework.web.cors.CorsConfiguration();
+		boolean any = properties.allowedOrigins().contains("*");
+		if (any) {
+			cors.addAllowedOriginPattern("*");
+		}
+		else {
+			cors.setAllowedOrigins(properties.allowedOrigins());
+			// Explicit origins may send the streamgate_token cookie.
+			cors.setAllowCredentials(true);
+		}
+		cors.setAllowedMethods(List.of("GET", "POST", "PATCH", "DELETE", "OPTIONS"));
+		cors.setAllowedHeaders(List.of("Authorization", "Content-Type", "If-Match", "Idempotency-Key", "Last-Event-ID",
+				"Cache-Control"));
+		cors.setExposedHeaders(List.of("ETag", "Location", "Retry-After", "Idempotent-Replayed"));
+		cors.setMaxAge(Duration.ofHours(1));
+		UrlBasedCorsConfigurationSource source = new UrlBasedCorsConfigurationSource();
+		source.registerCorsConfiguration("/api/**", cors);
+		return new CorsWebFilter(source);
+	}
+
+}

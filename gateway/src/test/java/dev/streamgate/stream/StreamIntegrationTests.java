@@ -1,0 +1,285 @@
+package dev.streamgate.stream;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import jakarta.json.Json;
+import jakarta.json.JsonStructure;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import reactor.core.publisher.Flux;
+
+import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.Sse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "streamgate.sse.recent-events=8", "streamgate.sse.heartbeat=1s" })
+@AutoConfigureWebTestClient
+class StreamIntegrationTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+	@DynamicPropertySource
+	static void kafka(DynamicPropertyRegistry registry) {
+		GatewayKafka.register(registry);
+	}
+
+	@Autowired
+	private WebTestClient client;
+
+	@LocalServerPort
+	private int port;
+
+	private Sse sse() {
+		return new Sse("http://localhost:" + this.port);
+	}
+
+	private void createTopic(String json) {
+		this.client.post()
+			.uri("/api/v1/topics")
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue(json)
+			.exchange()
+			.expectStatus()
+			.isCreated();
+	}
+
+	private void publish(String topic, String json) {
+		this.client.post()
+			.uri("/api/v1/publish/" + topic)
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue(json)
+			.exchange()
+			.expectStatus()
+			.isAccepted();
+	}
+
+	private void publishBatch(String topic, List<String> lines) {
+		this.client.post()
+			.uri("/api/v1/publish/" + topic)
+			.contentType(MediaType.parseMediaType("application/x-ndjson"))
+			.bodyValue(String.join("\n", lines))
+			.exchange()
+			.expectStatus()
+			.isAccepted();
+	}
+
+	/** Subscribes, waits until the stream is open (its retry line), then publishes. */
+	private List<ServerSentEvent<String>> receive(String path, String lastEventId, int count, Runnable publisher) {
+		return sse().takeAfter(path, lastEventId, count, publisher);
+	}
+
+	private static List<String> data(List<ServerSentEvent<String>> events) {
+		return events.stream().map(ServerSentEvent::data).toList();
+	}
+
+	@Test
+	void eventModeDeliversEachPublicationWithACursor() {
+		createTopic("{\"id\":\"live-events\"}");
+		List<ServerSentEvent<String>> events = receive("/api/v1/stream/live-events", null, 5,
+				() -> IntStream.range(0, 5).forEach((i) -> publish("live-events", "{\"n\":" + i + "}")));
+		assertThat(data(events)).containsExactly("{\"n\":0}", "{\"n\":1}", "{\"n\":2}", "{\"n\":3}", "{\"n\":4}");
+		assertThat(events).extracting(ServerSentEvent::event).containsOnly("event");
+		assertThat(events).extracting(ServerSentEvent::id).containsExactly("0", "1", "2", "3", "4");
+	}
+
+	@Test
+	void snapshotPatchModeRebuildsEveryPublishedDocument() {
+		createTopic("{\"id\":\"doc-patch\",\"payloadType\":\"snapshot\"}");
+		List<JsonStructure> documents = new ArrayList<>();
+		documents.add(doc("{\"prices\":[{\"s\":\"A\",\"p\":1.5}],\"meta\":{\"v\":1}}"));
+		documents.add(doc("{\"prices\":[{\"s\":\"A\",\"p\":1.6},{\"s\":\"B\",\"p\":2}],\"meta\":{\"v\":2}}"));
+		documents.add(doc("{\"prices\":[{\"s\":\"B\",\"p\":2}],\"meta\":{\"v\":3,\"tags\":[\"x\"]}}"));
+		documents.add(doc("{\"prices\":[],\"meta\":{\"v\":4,\"tags\":[\"x\",\"y/z\"]},\"new\":null}"));
+		documents.add(doc("[1,2,{\"a\":[3]}]"));
+		publish("doc-patch", new String(JsonPatches.write(documents.get(0)), StandardCharsets.UTF_8));
+		List<ServerSentEvent<String>> events = receive("/api/v1/stream/doc-patch?mode=snapshot-patch", null,
+				documents.size(), () -> documents.subList(1, documents.size())
+					.forEach((d) -> publish("doc-patch", new String(JsonPatches.write(d), StandardCharsets.UTF_8))));
+		assertThat(events.get(0).event()).isEqualTo("snapshot");
+		JsonStructure rebuilt = doc(events.get(0).data());
+		assertThat(rebuilt).isEqualTo(documents.get(0));
+		for (int i = 1; i < documents.size(); i++) {
+			assertThat(events.get(i).event()).isEqualTo("patch");
+			rebuilt = JsonPatches.apply(rebuilt,
+					Json.createReader(new java.io.StringReader(events.get(i).data())).readArray());
+			assertThat(rebuilt).isEqualTo(documents.get(i));
+		}
+	}
+
+	@Test
+	void unchangedDocumentsPublishNothingAndSnapshotOnlySendsWholeDocuments() {
+		createTopic("{\"id\":\"doc-only\",\"payloadType\":\"snapshot\"}");
+		publish("doc-only", "{\"v\":1}");
+		List<ServerSentEvent<String>> events = receive("/api/v1/stream/doc-only?mode=snapshot-only", null, 3, () -> {
+			this.client.post()
+				.uri("/api/v1/publish/doc-only")
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue("{ \"v\" : 1 }")
+				.exchange()
+				.expectStatus()
+				.isAccepted()
+				.expectBody()
+				.jsonPath("$.changed")
+				.isEqualTo(false);
+			publish("doc-only", "{\"v\":2}");
+			publish("doc-only", "{\"v\":3}");
+		});
+		assertThat(events).extracting(ServerSentEvent::event).containsOnly("snapshot");
+		assertThat(data(events)).containsExactly("{\"v\":1}", "{\"v\":2}", "{\"v\":3}");
+		assertThat(events).extracting(ServerSentEvent::id).containsExactly("0", "1", "2");
+	}
+
+	@Test
+	void resumeDeliversExactlyTheEventsAfterTheCursorHeaderWinningOverParameter() {
+		createTopic("{\"id\":\"resumed\"}");
+		publishBatch("resumed", IntStream.range(0, 6).mapToObj((i) -> "{\"n\":" + i + "}").toList());
+		// From the recent events kept in memory
+		assertThat(data(sse().take("/api/v1/stream/resumed", "3", 2))).containsExactly("{\"n\":4}", "{\"n\":5}");
+		assertThat(data(sse().take("/api/v1/stream/resumed?lastEventId=1", null, 1))).containsExactly("{\"n\":2}");
+		assertThat(data(sse().take("/api/v1/stream/resumed?lastEventId=0", "4", 1))).containsExactly("{\"n\":5}");
+		assertThat(data(sse().take("/api/v1/stream/resumed?lastEventId=earliest", null, 6))).hasSize(6)
+			.startsWith("{\"n\":0}");
+		// Older than the recent events (8 kept): read back from Kafka, then live
+		publishBatch("resumed", IntStream.range(6, 30).mapToObj((i) -> "{\"n\":" + i + "}").toList());
+		List<ServerSentEvent<String>> fromKafka = receive("/api/v1/stream/resumed", "2", 28,
+				() -> publish("resumed", "{\"n\":30}"));
+		assertThat(data(fromKafka))
+			.containsExactlyElementsOf(IntStream.rangeClosed(3, 30).mapToObj((i) -> "{\"n\":" + i + "}").toList());
+		// Offsets grow but are not contiguous: each batch's transaction marker takes one.
+		assertThat(fromKafka.stream().map((event) -> Long.parseLong(event.id())).toList()).isSorted()
+			.doesNotHaveDuplicates()
+			.allSatisfy((id) -> assertThat(id).isGreaterThan(2));
+	}
+
+	@Test
+	void resumeOnAThreePartitionTopicHasNoGapAndNoDuplicate() {
+		createTopic("{\"id\":\"spread\",\"partitions\":3}");
+		List<String> received = new ArrayList<>();
+		List<ServerSentEvent<String>> first = receive("/api/v1/stream/spread", null, 10,
+				() -> publishBatch("spread", IntStream.range(0, 30).mapToObj((i) -> "{\"n\":" + i + "}").toList()));
+		received.addAll(data(first));
+		String cursor = first.get(first.size() - 1).id();
+		assertThat(cursor).matches("-?\\d+\\.-?\\d+\\.-?\\d+");
+		publishBatch("spread", IntStream.range(30, 60).mapToObj((i) -> "{\"n\":" + i + "}").toList());
+		List<ServerSentEvent<String>> rest = sse().take("/api/v1/stream/spread", cursor, 50);
+		received.addAll(data(rest));
+		assertThat(received).doesNotHaveDuplicates()
+			.containsExactlyInAnyOrderElementsOf(IntStream.range(0, 60).mapToObj((i) -> "{\"n\":" + i + "}").toList());
+		assertThat(rest.stream().map(ServerSentEvent::id).collect(Collectors.toSet())).hasSize(50);
+	}
+
+	@Test
+	void deletingTheTopicEndsItsStreamsWithAnErrorEvent() {
+		createTopic("{\"id\":\"doomed\"}");
+		CompletableFuture<List<ServerSentEvent<String>>> events = sse().stream("/api/v1/stream/doomed", null)
+			.collectList()
+			.timeout(TIMEOUT)
+			.toFuture();
+		sleep(1000);
+		this.client.delete().uri("/api/v1/topics/doomed").exchange().expectStatus().isNoContent();
+		List<ServerSentEvent<String>> received = events.join();
+		assertThat(received).last().satisfies((event) -> {
+			assertThat(event.event()).isEqualTo("error");
+			assertThat(event.data()).contains("https://streamgate.dev/problems/topic-deleted");
+		});
+	}
+
+	@Test
+	void streamsSendHeartbeatCommentsAndTheRetryLine() {
+		createTopic("{\"id\":\"quiet\"}");
+		List<ServerSentEvent<String>> raw = WebClientRaw
+			.events("http://localhost:" + this.port + "/api/v1/stream/quiet", 3);
+		assertThat(raw.get(0).retry()).isEqualTo(Duration.ofSeconds(3));
+		assertThat(raw.subList(1, 3)).allSatisfy((event) -> assertThat(event.comment()).isEqualTo("heartbeat"));
+	}
+
+	@Test
+	void streamsRefuseBadRequestsBeforeTheFirstByte() {
+		createTopic("{\"id\":\"strict\",\"partitions\":2}");
+		expectProblem("/api/v1/stream/no-such-topic", null, 404, "topic-not-found");
+		expectProblem("/api/v1/stream/Bad!", null, 400, "invalid-topic-id");
+		expectProblem("/api/v1/stream/strict?mode=snapshot-only", null, 406, "mode-not-allowed");
+		expectProblem("/api/v1/stream/strict?mode=firehose", null, 406, "mode-not-allowed");
+		expectProblem("/api/v1/stream/strict", "1.2.3", 400, "invalid-cursor");
+		expectProblem("/api/v1/stream/strict?lastEventId=abc", null, 400, "invalid-cursor");
+	}
+
+	@Test
+	void corsLetsAnotherOriginOpenAStream() {
+		createTopic("{\"id\":\"shared-origin\"}");
+		this.client.options()
+			.uri("/api/v1/stream/shared-origin")
+			.header("Origin", "https://app.example.com")
+			.header("Access-Control-Request-Method", "GET")
+			.header("Access-Control-Request-Headers", "last-event-id")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectHeader()
+			.valueEquals("Access-Control-Allow-Origin", "https://app.example.com");
+	}
+
+	private void expectProblem(String path, String lastEventId, int status, String type) {
+		WebTestClient.RequestHeadersSpec<?> request = this.client.get().uri(path).accept(MediaType.TEXT_EVENT_STREAM);
+		if (lastEventId != null) {
+			request.header("Last-Event-ID", lastEventId);
+		}
+		request.exchange()
+			.expectStatus()
+			.isEqualTo(status)
+			.expectHeader()
+			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+			.expectBody()
+			.jsonPath("$.type")
+			.isEqualTo("https://streamgate.dev/problems/" + type);
+	}
+
+	private static JsonStructure doc(String json) {
+		return (JsonStructure) JsonPatches.read(json.getBytes(StandardCharsets.UTF_8));
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** Every SSE event, comments and retry lines included. */
+	static final class WebClientRaw {
+
+		static List<ServerSentEvent<String>> events(String url, int count) {
+			return org.springframework.web.reactive.function.client.WebClient.create(url)
+				.get()
+				.accept(MediaType.TEXT_EVENT_STREAM)
+				.retrieve()
+				.bodyToFlux(new org.springframework.core.ParameterizedTypeReference<ServerSentEvent<String>>() {
+				})
+				.take(count)
+				.collectList()
+				.block(TIMEOUT);
+		}
+
+	}
+
+}
