@@ -1,0 +1,166 @@
+package dev.streamgate.publish;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import dev.streamgate.support.GatewayKafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = "streamgate.ingest.max-payload=64KB")
+@AutoConfigureWebTestClient
+class PublishIntegrationTests {
+
+	private static final MediaType NDJSON = MediaType.parseMediaType("application/x-ndjson");
+
+	@DynamicPropertySource
+	static void kafka(DynamicPropertyRegistry registry) {
+		GatewayKafka.register(registry);
+	}
+
+	@Autowired
+	private WebTestClient client;
+
+	@BeforeEach
+	void topics() {
+		for (String json : new String[] { "{\"id\":\"orders\",\"partitions\":2}",
+				"{\"id\":\"prices\",\"payloadType\":\"snapshot\"}",
+				"{\"id\":\"polled\",\"payloadType\":\"snapshot\",\"publisher\":{\"type\":\"http-poller\",\"url\":\"https://api.example.com/x\"}}" }) {
+			this.client.post().uri("/api/v1/topics").contentType(MediaType.APPLICATION_JSON).bodyValue(json).exchange();
+		}
+	}
+
+	private WebTestClient.ResponseSpec publish(String topic, MediaType type, String body) {
+		WebTestClient.RequestBodySpec request = this.client.post().uri("/api/v1/publish/" + topic);
+		if (type != null) {
+			request.contentType(type);
+		}
+		return (body != null) ? request.bodyValue(body).exchange() : request.exchange();
+	}
+
+	private static void expectProblem(WebTestClient.ResponseSpec response, int status, String type) {
+		response.expectStatus()
+			.isEqualTo(status)
+			.expectHeader()
+			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+			.expectBody()
+			.jsonPath("$.type")
+			.isEqualTo("https://streamgate.dev/problems/" + type)
+			.jsonPath("$.detail")
+			.isNotEmpty();
+	}
+
+	@Test
+	void aPublicationIsAcceptedWithItsPosition() {
+		publish("orders", MediaType.APPLICATION_JSON, "{\"order\":1}").expectStatus()
+			.isAccepted()
+			.expectBody()
+			.jsonPath("$.id")
+			.value((String id) -> assertThat(id).matches("[01]:\\d+"))
+			.jsonPath("$.changed")
+			.isEqualTo(true);
+	}
+
+	@Test
+	void aBatchIsAcceptedWholeWithEachPosition() {
+		publish("orders", NDJSON, "{\"n\":1}\n\n{\"n\":2}\r\n[3]\n\"four\"\n").expectStatus()
+			.isAccepted()
+			.expectBody()
+			.jsonPath("$.ids.length()")
+			.isEqualTo(4);
+	}
+
+	@Test
+	void everyPublishErrorIsAProblem() {
+		expectProblem(publish("no-such-topic", MediaType.APPLICATION_JSON, "{}"), 404, "topic-not-found");
+		expectProblem(publish("Not_A_Topic!", MediaType.APPLICATION_JSON, "{}"), 400, "invalid-topic-id");
+		expectProblem(publish("polled", MediaType.APPLICATION_JSON, "{}"), 409, "publisher-mismatch");
+		expectProblem(publish("orders", MediaType.APPLICATION_JSON, "{\"a\":"), 400, "malformed-json");
+		expectProblem(publish("orders", MediaType.APPLICATION_JSON, "{\"a\":1,\"a\":2}"), 400, "malformed-json");
+		expectProblem(publish("orders", MediaType.APPLICATION_JSON, "{} {}"), 400, "malformed-json");
+		expectProblem(publish("orders", MediaType.APPLICATION_JSON, null), 400, "missing-body");
+		expectProblem(publish("orders", NDJSON, "{\"n\":1}\n{\"n\":\n"), 400, "malformed-json");
+		expectProblem(publish("orders", NDJSON, "\n\n"), 400, "missing-body");
+		expectProblem(publish("orders", MediaType.TEXT_PLAIN, "{}"), 415, "unsupported-media-type");
+		expectProblem(publish("orders", null, "{}"), 415, "unsupported-media-type");
+		expectProblem(publish("orders", MediaType.APPLICATION_JSON, "\"" + "x".repeat(70 * 1024) + "\""), 413,
+				"payload-too-large");
+		expectProblem(publish("prices", MediaType.APPLICATION_JSON, "42"), 400, "invalid-publication");
+	}
+
+	@Test
+	void aBadLineRejectsTheWholeBatch() {
+		String before = status("orders");
+		expectProblem(publish("orders", NDJSON, "{\"n\":1}\n{\"n\":2}\nnot json\n"), 400, "malformed-json");
+		assertThat(status("orders")).isEqualTo(before);
+	}
+
+	@Test
+	void aRetriedPublishWithTheSameIdempotencyKeyPublishesNothingNew() {
+		String first = this.client.post()
+			.uri("/api/v1/publish/orders")
+			.contentType(MediaType.APPLICATION_JSON)
+			.header("Idempotency-Key", "order-42")
+			.bodyValue("{\"order\":42}")
+			.exchange()
+			.expectStatus()
+			.isAccepted()
+			.expectHeader()
+			.doesNotExist("Idempotent-Replayed")
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		String position = status("orders");
+		this.client.post()
+			.uri("/api/v1/publish/orders")
+			.contentType(MediaType.APPLICATION_JSON)
+			.header("Idempotency-Key", "order-42")
+			.bodyValue("{\"order\":42}")
+			.exchange()
+			.expectStatus()
+			.isAccepted()
+			.expectHeader()
+			.valueEquals("Idempotent-Replayed", "true")
+			.expectBody(String.class)
+			.isEqualTo(first);
+		assertThat(status("orders")).isEqualTo(position);
+		expectProblem(this.client.post()
+			.uri("/api/v1/publish/orders")
+			.contentType(MediaType.APPLICATION_JSON)
+			.header("Idempotency-Key", "order-42")
+			.bodyValue("{\"order\":43}")
+			.exchange(), 422, "idempotency-key-reused");
+	}
+
+	@Test
+	void metricsCountPublishedEvents() {
+		publish("orders", MediaType.APPLICATION_JSON, "{\"counted\":true}").expectStatus().isAccepted();
+		this.client.get()
+			.uri("/actuator/prometheus")
+			.exchange()
+			.expectBody(String.class)
+			.value((body) -> assertThat(body)
+				.containsPattern("streamgate_events_published_total\\{.*topic=\"orders\".*\\} [1-9]"));
+	}
+
+	private String status(String topic) {
+		return this.client.get()
+			.uri("/api/v1/topics/" + topic + "/status")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody()
+			.replaceAll("\"lastEventTime\":\"[^\"]*\"", "");
+	}
+
+}

@@ -1,0 +1,98 @@
+package dev.streamgate.stream;
+
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.Sse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "streamgate.sse.client-queue=256", "streamgate.ingest.max-payload=4MB" })
+@AutoConfigureWebTestClient
+class SlowClientIntegrationTests {
+
+	private static final int EVENTS = 2000;
+
+	@DynamicPropertySource
+	static void kafka(DynamicPropertyRegistry registry) {
+		GatewayKafka.register(registry);
+	}
+
+	@Autowired
+	private WebTestClient client;
+
+	@LocalServerPort
+	private int port;
+
+	@Test
+	void aClientThatReadsNothingIsCutOffWhileAnotherKeepsReceivingEverything() throws Exception {
+		this.client.post()
+			.uri("/api/v1/topics")
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{\"id\":\"firehose\"}")
+			.exchange()
+			.expectStatus()
+			.isCreated();
+		String padding = "x".repeat(2000);
+		try (Socket stalled = new Socket()) {
+			// A reader that never reads, with a small window, so that the server's writes
+			// back up.
+			stalled.setReceiveBufferSize(4096);
+			stalled.connect(new InetSocketAddress("127.0.0.1", this.port));
+			OutputStream out = stalled.getOutputStream();
+			out.write(("GET /api/v1/stream/firehose HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
+				.getBytes(StandardCharsets.US_ASCII));
+			out.flush();
+			List<ServerSentEvent<String>> received = new Sse("http://localhost:" + this.port).takeAfter(
+					"/api/v1/stream/firehose", null, EVENTS,
+					() -> IntStream.range(0, EVENTS / 100)
+						.forEach((batch) -> this.client.post()
+							.uri("/api/v1/publish/firehose")
+							.contentType(MediaType.parseMediaType("application/x-ndjson"))
+							.bodyValue(String.join("\n",
+									IntStream.range(batch * 100, batch * 100 + 100)
+										.mapToObj((i) -> "{\"n\":" + i + ",\"pad\":\"" + padding + "\"}")
+										.toList()))
+							.exchange()
+							.expectStatus()
+							.isAccepted()));
+			assertThat(received.size()).isEqualTo(EVENTS);
+			assertThat(received.get(EVENTS - 1).data()).startsWith("{\"n\":" + (EVENTS - 1) + ",");
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(metrics())
+					.containsPattern("streamgate_sse_disconnects_total\\{.*reason=\"slow\".*\\} [1-9]"));
+			assertThat(metrics()).containsPattern("streamgate_events_delivered_total\\{.*topic=\"firehose\".*\\} [1-9]")
+				.contains("streamgate_delivery_latency_seconds_bucket")
+				.containsPattern("streamgate_sse_clients\\{.*topic=\"firehose\".*\\} ");
+		}
+	}
+
+	private String metrics() {
+		return this.client.get()
+			.uri("/actuator/prometheus")
+			.exchange()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+	}
+
+}
