@@ -24,6 +24,14 @@ class ReadinessIntegrationTests {
 						"--spring.kafka.bootstrap-servers=" + broker.bootstrapServers(),
 						"--streamgate.kafka.write-timeout=3s")) {
 			await().atMost(Duration.ofSeconds(15)).until(() -> gateway.readinessStatus() == 200);
+			gateway.client()
+				.post()
+				.uri("/api/v1/topics")
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue("{\"id\":\"before-outage\"}")
+				.exchange()
+				.expectStatus()
+				.isCreated();
 
 			broker.close();
 			await().atMost(Duration.ofSeconds(20)).until(() -> gateway.readinessStatus() == 503);
@@ -44,6 +52,20 @@ class ReadinessIntegrationTests {
 				.jsonPath("$.type")
 				.isEqualTo("https://streamgate.dev/problems/kafka-unavailable");
 
+			gateway.client()
+				.post()
+				.uri("/api/v1/publish/before-outage")
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue("{\"lost\":false}")
+				.exchange()
+				.expectStatus()
+				.isEqualTo(503)
+				.expectHeader()
+				.exists("Retry-After")
+				.expectBody()
+				.jsonPath("$.type")
+				.isEqualTo("https://streamgate.dev/problems/kafka-unavailable");
+
 			broker.restart();
 			await().atMost(Duration.ofSeconds(60)).until(() -> gateway.readinessStatus() == 200);
 			gateway.client()
@@ -54,6 +76,14 @@ class ReadinessIntegrationTests {
 				.exchange()
 				.expectStatus()
 				.isCreated();
+			gateway.client()
+				.post()
+				.uri("/api/v1/publish/before-outage")
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue("{\"after\":true}")
+				.exchange()
+				.expectStatus()
+				.isAccepted();
 		}
 	}
 

@@ -29,9 +29,12 @@ public final class GatewayProcess implements AutoCloseable {
 
 	private final WebTestClient client;
 
+	private final int port;
+
 	private GatewayProcess(Process process, Path output, int port) {
 		this.process = process;
 		this.output = output;
+		this.port = port;
 		this.client = WebTestClient.bindToServer()
 			.baseUrl("http://127.0.0.1:" + port)
 			.responseTimeout(Duration.ofSeconds(30))
@@ -68,6 +71,10 @@ public final class GatewayProcess implements AutoCloseable {
 
 	public WebTestClient client() {
 		return this.client;
+	}
+
+	public String baseUrl() {
+		return "http://127.0.0.1:" + this.port;
 	}
 
 	/**

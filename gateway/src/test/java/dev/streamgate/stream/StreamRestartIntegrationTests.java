@@ -1,0 +1,108 @@
+package dev.streamgate.stream;
+
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
+
+import jakarta.json.Json;
+import jakarta.json.JsonStructure;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
+
+import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.support.GatewayProcess;
+import dev.streamgate.support.Sse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A gateway restart as operators do it (SIGTERM, start again on the same data): open
+ * streams end so that clients reconnect, and resuming from the last id received loses
+ * nothing and repeats nothing; snapshot topics come back from their checkpoint.
+ */
+class StreamRestartIntegrationTests {
+
+	@TempDir
+	Path work;
+
+	private GatewayProcess start(String log) {
+		return GatewayProcess.startReady(this.work.resolve(log),
+				"--streamgate.embedded-kafka.data-dir=" + this.work.resolve("kafka"),
+				"--streamgate.embedded-kafka.port=0", "--streamgate.snapshots.checkpoint-every=2");
+	}
+
+	private static void post(GatewayProcess gateway, String path, MediaType type, String body, int status) {
+		gateway.client().post().uri(path).contentType(type).bodyValue(body).exchange().expectStatus().isEqualTo(status);
+	}
+
+	private static void publishEvents(GatewayProcess gateway, int from, int to) {
+		post(gateway, "/api/v1/publish/orders", MediaType.parseMediaType("application/x-ndjson"),
+				String.join("\n", IntStream.range(from, to).mapToObj((i) -> "{\"n\":" + i + "}").toList()), 202);
+	}
+
+	private static String document(int version) {
+		return "{\"version\":" + version + ",\"items\":["
+				+ String.join(",", IntStream.rangeClosed(1, version).mapToObj((i) -> "{\"id\":" + i + "}").toList())
+				+ "]}";
+	}
+
+	@Test
+	void streamsEndOnShutdownAndResumeAfterARestartWithoutGapOrDuplicate() {
+		List<ServerSentEvent<String>> before = new CopyOnWriteArrayList<>();
+		CompletableFuture<Void> ended;
+		try (GatewayProcess gateway = start("first.log")) {
+			post(gateway, "/api/v1/topics", MediaType.APPLICATION_JSON, "{\"id\":\"orders\",\"partitions\":3}", 201);
+			post(gateway, "/api/v1/topics", MediaType.APPLICATION_JSON,
+					"{\"id\":\"inventory\",\"payloadType\":\"snapshot\"}", 201);
+			ended = new Sse(gateway.baseUrl()).stream("/api/v1/stream/orders", null)
+				.doOnNext(before::add)
+				.then()
+				.timeout(Duration.ofSeconds(60))
+				.toFuture();
+			await().pollDelay(Duration.ofMillis(500)).until(() -> true);
+			publishEvents(gateway, 0, 20);
+			for (int version = 1; version <= 5; version++) {
+				post(gateway, "/api/v1/publish/inventory", MediaType.APPLICATION_JSON, document(version), 202);
+			}
+			await().atMost(Duration.ofSeconds(20)).until(() -> before.size() == 20);
+			gateway.stop();
+		}
+		// The stream ended with the shutdown, as a signal to reconnect.
+		ended.join();
+		String lastId = before.get(before.size() - 1).id();
+
+		try (GatewayProcess gateway = start("second.log")) {
+			publishEvents(gateway, 20, 35);
+			List<ServerSentEvent<String>> after = new Sse(gateway.baseUrl()).take("/api/v1/stream/orders", lastId, 15);
+			List<String> all = new java.util.ArrayList<>(before.stream().map(ServerSentEvent::data).toList());
+			all.addAll(after.stream().map(ServerSentEvent::data).toList());
+			assertThat(all).doesNotHaveDuplicates()
+				.containsExactlyInAnyOrderElementsOf(
+						IntStream.range(0, 35).mapToObj((i) -> "{\"n\":" + i + "}").toList());
+
+			List<ServerSentEvent<String>> inventory = new Sse(gateway.baseUrl()).takeAfter(
+					"/api/v1/stream/inventory?mode=snapshot-patch", null, 2,
+					() -> post(gateway, "/api/v1/publish/inventory", MediaType.APPLICATION_JSON, document(6), 202));
+			assertThat(inventory.get(0).event()).isEqualTo("snapshot");
+			JsonStructure rebuilt = parse(inventory.get(0).data());
+			assertThat(rebuilt).isEqualTo(parse(document(5)));
+			assertThat(inventory.get(1).event()).isEqualTo("patch");
+			rebuilt = JsonPatches.apply(rebuilt,
+					Json.createReader(new StringReader(inventory.get(1).data())).readArray());
+			assertThat(rebuilt).isEqualTo(parse(document(6)));
+		}
+	}
+
+	private static JsonStructure parse(String json) {
+		return (JsonStructure) JsonPatches.read(json.getBytes(StandardCharsets.UTF_8));
+	}
+
+}
