@@ -1,0 +1,129 @@
+package dev.streamgate.stream;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import reactor.core.Disposable;
+
+import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.Sse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The committed NGINX configuration (deploy/nginx/nginx.conf) in front of the gateway
+ * passes each event through on its own: every event reaches the client before the next
+ * one is published. With proxy buffering on, the first events would wait for a buffer to
+ * fill.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@AutoConfigureWebTestClient
+class NginxIntegrationTests {
+
+	@DynamicPropertySource
+	static void kafka(DynamicPropertyRegistry registry) {
+		GatewayKafka.register(registry);
+	}
+
+	@Autowired
+	private WebTestClient client;
+
+	@LocalServerPort
+	private int port;
+
+	@TempDir
+	Path prefix;
+
+	@Test
+	void eventsPassThroughNginxOneByOne() throws Exception {
+		int nginxPort = freePort();
+		Path config = this.prefix.resolve("nginx.conf");
+		Files.writeString(config,
+				Files.readString(Path.of("..", "deploy", "nginx", "nginx.conf"))
+					.replace("server 127.0.0.1:8080;", "server 127.0.0.1:" + this.port + ";")
+					.replace("listen 127.0.0.1:8081;", "listen 127.0.0.1:" + nginxPort + ";"));
+		Process nginx = new ProcessBuilder(nginxBinary(), "-p", this.prefix.toString(), "-c", config.toString(), "-g",
+				"daemon off;")
+			.redirectErrorStream(true)
+			.redirectOutput(this.prefix.resolve("nginx.out").toFile())
+			.start();
+		try {
+			this.client.post()
+				.uri("/api/v1/topics")
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue("{\"id\":\"proxied\"}")
+				.exchange()
+				.expectStatus()
+				.isCreated();
+			Sse throughNginx = new Sse("http://127.0.0.1:" + nginxPort);
+			await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
+				new java.net.Socket("127.0.0.1", nginxPort).close();
+				return true;
+			});
+			List<ServerSentEvent<String>> received = new CopyOnWriteArrayList<>();
+			java.util.concurrent.CompletableFuture<Void> open = new java.util.concurrent.CompletableFuture<>();
+			Disposable stream = throughNginx.all("/api/v1/stream/proxied", null).subscribe((event) -> {
+				if (event.retry() != null) {
+					open.complete(null);
+				}
+				if (event.data() != null) {
+					received.add(event);
+				}
+			});
+			open.get(10, TimeUnit.SECONDS);
+			for (int i = 0; i < 5; i++) {
+				int expected = i + 1;
+				this.client.post()
+					.uri("/api/v1/publish/proxied")
+					.contentType(MediaType.APPLICATION_JSON)
+					.bodyValue("{\"n\":" + i + "}")
+					.exchange()
+					.expectStatus()
+					.isAccepted();
+				await().atMost(Duration.ofSeconds(5)).until(() -> received.size() == expected);
+			}
+			stream.dispose();
+			assertThat(received).extracting(ServerSentEvent::data)
+				.containsExactly("{\"n\":0}", "{\"n\":1}", "{\"n\":2}", "{\"n\":3}", "{\"n\":4}");
+		}
+		finally {
+			nginx.destroy();
+			nginx.waitFor(10, TimeUnit.SECONDS);
+		}
+	}
+
+	private static String nginxBinary() {
+		for (String candidate : List.of("/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/bin/nginx")) {
+			if (Files.isExecutable(Path.of(candidate))) {
+				return candidate;
+			}
+		}
+		throw new IllegalStateException("nginx is not installed: .ci/run installs it (apt-get install nginx-light)");
+	}
+
+	private static int freePort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+	}
+
+}
