@@ -46,6 +46,9 @@ public class KafkaConfiguration {
 		new ConfigTopics(kafkaAdmin, clients).ensure();
 		KafkaTopicStore store = new KafkaTopicStore(clients, configSender);
 		store.start();
+		// As Kafka Connect's config store does: start serving once the definitions are
+		// read.
+		store.awaitCaughtUp(clients.properties().startupTimeout());
 		return store;
 	}
 

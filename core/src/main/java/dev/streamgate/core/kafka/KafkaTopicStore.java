@@ -1,5 +1,6 @@
 package dev.streamgate.core.kafka;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -36,6 +37,23 @@ public final class KafkaTopicStore implements TopicStore, AutoCloseable {
 
 	void start() {
 		this.log.start();
+	}
+
+	/**
+	 * Waits, at start-up, until every definition written before has been read.
+	 * @param timeout how long to wait; readiness stays down if it passes
+	 */
+	void awaitCaughtUp(Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (!isCaughtUp() && System.nanoTime() < deadline) {
+			try {
+				Thread.sleep(20);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
 	}
 
 	private void apply(KafkaConfigLog.Entry entry) {

@@ -1,7 +1,7 @@
 package dev.streamgate.subscribe.sse;
 
 import java.time.Duration;
-import java.time.Instant;
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -99,15 +99,16 @@ public class StreamController {
 		response.getHeaders().set("X-Accel-Buffering", "no");
 		DataBufferFactory buffers = response.bufferFactory();
 		Counter count = this.delivered.tag("topic", topicId).register(this.meters);
-		return response
-			.writeAndFlushWith(this.hubs.hub(topic).subscribe(subscriptionMode, cursor, earliest).map((frame) -> {
-				if (frame.carriesEvent()) {
-					count.increment();
-					this.latency
-						.record(Duration.ofMillis(Math.max(0, Instant.now().toEpochMilli() - frame.publishedAt())));
-				}
-				return Mono.just(buffers.wrap(frame.bytes()));
-			}));
+		// writeWith flushes once the queue is drained: one flush for a burst, at once for
+		// a lone event.
+		return response.writeWith(this.hubs.hub(topic).subscribe(subscriptionMode, cursor, earliest).map((frame) -> {
+			if (frame.carriesEvent()) {
+				count.increment();
+				this.latency.record(Math.max(0, System.currentTimeMillis() - frame.publishedAt()),
+						TimeUnit.MILLISECONDS);
+			}
+			return buffers.wrap(frame.bytes());
+		}));
 	}
 
 	private Topic topic(String topicId) {

@@ -1,0 +1,3 @@
+module streamgate.dev/ssebench
+
+go 1.22

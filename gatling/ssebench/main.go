@@ -1,0 +1,262 @@
+// Command ssebench measures SSE fan-out end to end: N clients subscribe to one topic, a
+// publisher posts events of a given size at a given rate with its send time stamped in the
+// payload ("sentAt", epoch microseconds), and each client records now - sentAt on receipt.
+//
+// Knobs (flags): -url, -topic, -clients, -rate, -size, -duration, -warmup, -pid (gateway
+// process to sample CPU and RSS from). It prints one JSON line of results.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+type result struct {
+	Clients       int     `json:"clients"`
+	Rate          int     `json:"ratePerSecond"`
+	Size          int     `json:"payloadBytes"`
+	Duration      float64 `json:"seconds"`
+	Published     int64   `json:"published"`
+	Delivered     int64   `json:"delivered"`
+	Expected      int64   `json:"expected"`
+	DeliveredPerS float64 `json:"deliveredPerSecond"`
+	P50           float64 `json:"p50ms"`
+	P99           float64 `json:"p99ms"`
+	P999          float64 `json:"p999ms"`
+	Max           float64 `json:"maxms"`
+	Disconnects   int64   `json:"disconnects"`
+	CPUPercent    float64 `json:"gatewayCpuPercent"`
+	RSSMiB        float64 `json:"gatewayRssMiB"`
+	MaxRSSMiB     float64 `json:"gatewayMaxRssMiB"`
+}
+
+// A fixed-bucket latency histogram: 10 µs buckets up to 10 s, exact enough for p99.
+type histogram struct {
+	mu     sync.Mutex
+	counts []int64
+	max    int64
+	total  int64
+}
+
+func newHistogram() *histogram { return &histogram{counts: make([]int64, 1_000_001)} }
+
+func (h *histogram) record(micros int64) {
+	if micros < 0 {
+		micros = 0
+	}
+	b := micros / 10
+	if b >= int64(len(h.counts)) {
+		b = int64(len(h.counts) - 1)
+	}
+	h.mu.Lock()
+	h.counts[b]++
+	h.total++
+	if micros > h.max {
+		h.max = micros
+	}
+	h.mu.Unlock()
+}
+
+func (h *histogram) percentile(p float64) float64 {
+	target := int64(float64(h.total)*p + 0.5)
+	var seen int64
+	for i, c := range h.counts {
+		seen += c
+		if seen >= target && c > 0 {
+			return float64(i*10+10) / 1000
+		}
+	}
+	return float64(h.max) / 1000
+}
+
+func main() {
+	url := flag.String("url", "http://127.0.0.1:8080", "gateway base URL for publishing")
+	streamURL := flag.String("stream-url", "", "base URL for streams (e.g. through NGINX); default -url")
+	topic := flag.String("topic", "bench", "topic id (an http-post event topic)")
+	clients := flag.Int("clients", 1000, "SSE clients")
+	rate := flag.Int("rate", 100, "events per second")
+	size := flag.Int("size", 1024, "payload size in bytes")
+	duration := flag.Duration("duration", 60*time.Second, "measured duration")
+	warmup := flag.Duration("warmup", 10*time.Second, "publishing before measuring")
+	pid := flag.Int("pid", 0, "gateway pid to sample CPU and RSS from")
+	flag.Parse()
+	if *streamURL == "" {
+		*streamURL = *url
+	}
+
+	hist := newHistogram()
+	var delivered, disconnects int64
+	var measuring atomic.Bool
+	transport := &http.Transport{MaxIdleConnsPerHost: *clients + 10, MaxConnsPerHost: 0, DisableCompression: true}
+	client := &http.Client{Transport: transport}
+	var ready sync.WaitGroup
+	ready.Add(*clients)
+	for i := 0; i < *clients; i++ {
+		go subscribe(client, *streamURL+"/api/v1/stream/"+*topic, hist, &delivered, &disconnects, &measuring, &ready)
+		if i%100 == 99 {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	ready.Wait()
+
+	padding := strings.Repeat("x", max(0, *size-60))
+	publisher := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+	var published int64
+	publish := func() {
+		body := fmt.Sprintf(`{"sentAt":%d,"pad":"%s"}`, time.Now().UnixMicro(), padding)
+		resp, err := publisher.Post(*url+"/api/v1/publish/"+*topic, "application/json", strings.NewReader(body))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "publish:", err)
+			return
+		}
+		resp.Body.Close()
+		if resp.StatusCode == 202 && measuring.Load() {
+			atomic.AddInt64(&published, 1)
+		}
+	}
+	ticker := time.NewTicker(time.Second / time.Duration(*rate))
+	defer ticker.Stop()
+	end := time.Now().Add(*warmup)
+	for now := range ticker.C {
+		if now.After(end) {
+			break
+		}
+		go publish()
+	}
+	measuring.Store(true)
+	cpuStart := cpuTicks(*pid)
+	start := time.Now()
+	end = start.Add(*duration)
+	var rssSum, rssMax float64
+	var rssSamples int
+	lastSample := time.Now()
+	for now := range ticker.C {
+		if now.After(end) {
+			break
+		}
+		go publish()
+		if now.Sub(lastSample) >= time.Second {
+			lastSample = now
+			if r := rssMiB(*pid); r > 0 {
+				rssSum += r
+				rssSamples++
+				if r > rssMax {
+					rssMax = r
+				}
+			}
+		}
+	}
+	elapsed := time.Since(start).Seconds()
+	cpuEnd := cpuTicks(*pid)
+	time.Sleep(2 * time.Second) // let the last events arrive
+	measuring.Store(false)
+
+	r := result{Clients: *clients, Rate: *rate, Size: *size, Duration: elapsed,
+		Published: atomic.LoadInt64(&published), Delivered: atomic.LoadInt64(&delivered),
+		Disconnects: atomic.LoadInt64(&disconnects)}
+	r.Expected = r.Published * int64(*clients)
+	r.DeliveredPerS = float64(r.Delivered) / elapsed
+	r.P50, r.P99, r.P999 = hist.percentile(0.5), hist.percentile(0.99), hist.percentile(0.999)
+	r.Max = float64(hist.max) / 1000
+	if *pid > 0 && cpuEnd > cpuStart {
+		r.CPUPercent = float64(cpuEnd-cpuStart) / 100 / elapsed * 100
+	}
+	if rssSamples > 0 {
+		r.RSSMiB = rssSum / float64(rssSamples)
+		r.MaxRSSMiB = rssMax
+	}
+	out, _ := json.Marshal(r)
+	fmt.Println(string(out))
+}
+
+func subscribe(client *http.Client, url string, hist *histogram, delivered, disconnects *int64,
+	measuring *atomic.Bool, ready *sync.WaitGroup) {
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	resp, err := client.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		fmt.Fprintln(os.Stderr, "subscribe:", err)
+		ready.Done()
+		atomic.AddInt64(disconnects, 1)
+		return
+	}
+	defer resp.Body.Close()
+	reader := bufio.NewReaderSize(resp.Body, 64*1024)
+	signalled := false
+	marker := []byte(`"sentAt":`)
+	for {
+		line, err := reader.ReadSlice('\n')
+		if err != nil {
+			if err == bufio.ErrBufferFull {
+				continue
+			}
+			if !signalled {
+				ready.Done()
+			}
+			atomic.AddInt64(disconnects, 1)
+			return
+		}
+		if !signalled && bytes.HasPrefix(line, []byte("retry:")) {
+			signalled = true
+			ready.Done()
+			continue
+		}
+		if !bytes.HasPrefix(line, []byte("data:")) {
+			continue
+		}
+		now := time.Now().UnixMicro()
+		i := bytes.Index(line, marker)
+		if i < 0 {
+			continue
+		}
+		rest := line[i+len(marker):]
+		j := bytes.IndexAny(rest, ",}")
+		sent, err := strconv.ParseInt(string(rest[:j]), 10, 64)
+		if err != nil || !measuring.Load() {
+			continue
+		}
+		atomic.AddInt64(delivered, 1)
+		hist.record(now - sent)
+	}
+}
+
+func cpuTicks(pid int) int64 {
+	if pid <= 0 {
+		return 0
+	}
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+2:]))
+	utime, _ := strconv.ParseInt(fields[11], 10, 64)
+	stime, _ := strconv.ParseInt(fields[12], 10, 64)
+	return utime + stime
+}
+
+func rssMiB(pid int) float64 {
+	if pid <= 0 {
+		return 0
+	}
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "VmRSS:") {
+			kb, _ := strconv.ParseFloat(strings.Fields(line)[1], 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
