@@ -38,6 +38,7 @@ type result struct {
 	CPUPercent    float64 `json:"gatewayCpuPercent"`
 	RSSMiB        float64 `json:"gatewayRssMiB"`
 	MaxRSSMiB     float64 `json:"gatewayMaxRssMiB"`
+	ClientCPU     float64 `json:"loadGeneratorCpuPercent"`
 }
 
 // A fixed-bucket latency histogram: 10 µs buckets up to 10 s, exact enough for p99.
@@ -135,6 +136,7 @@ func main() {
 	}
 	measuring.Store(true)
 	cpuStart := cpuTicks(*pid)
+	selfStart := cpuTicks(os.Getpid())
 	start := time.Now()
 	end = start.Add(*duration)
 	var rssSum, rssMax float64
@@ -158,6 +160,7 @@ func main() {
 	}
 	elapsed := time.Since(start).Seconds()
 	cpuEnd := cpuTicks(*pid)
+	selfEnd := cpuTicks(os.Getpid())
 	time.Sleep(2 * time.Second) // let the last events arrive
 	measuring.Store(false)
 
@@ -171,6 +174,7 @@ func main() {
 	if *pid > 0 && cpuEnd > cpuStart {
 		r.CPUPercent = float64(cpuEnd-cpuStart) / 100 / elapsed * 100
 	}
+	r.ClientCPU = float64(selfEnd-selfStart) / 100 / elapsed * 100
 	if rssSamples > 0 {
 		r.RSSMiB = rssSum / float64(rssSamples)
 		r.MaxRSSMiB = rssMax

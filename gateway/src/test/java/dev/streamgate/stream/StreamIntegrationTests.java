@@ -5,14 +5,22 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import jakarta.json.Json;
 import jakarta.json.JsonStructure;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
@@ -25,12 +33,15 @@ import reactor.core.publisher.Flux;
 
 import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.RandomDocuments;
 import dev.streamgate.support.Sse;
+import dev.streamgate.support.TestKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "streamgate.sse.recent-events=8", "streamgate.sse.heartbeat=1s" })
+		properties = { "streamgate.sse.recent-events=8", "streamgate.sse.heartbeat=1s",
+				"streamgate.snapshots.checkpoint-every=1" })
 @AutoConfigureWebTestClient
 class StreamIntegrationTests {
 
@@ -46,6 +57,9 @@ class StreamIntegrationTests {
 
 	@LocalServerPort
 	private int port;
+
+	@Value("${streamgate.kafka.topic-prefix}")
+	private String prefix;
 
 	private Sse sse() {
 		return new Sse("http://localhost:" + this.port);
@@ -122,6 +136,60 @@ class StreamIntegrationTests {
 					Json.createReader(new java.io.StringReader(events.get(i).data())).readArray());
 			assertThat(rebuilt).isEqualTo(documents.get(i));
 		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(longs = { 7, 8, 9 })
+	void patchesOverHttpRebuildRandomDocumentsExactly(long seed) {
+		String topic = "random-" + seed;
+		createTopic("{\"id\":\"" + topic + "\",\"payloadType\":\"snapshot\"}");
+		RandomDocuments random = new RandomDocuments(seed);
+		List<JsonStructure> documents = new ArrayList<>();
+		documents.add(random.document(seed == 9));
+		while (documents.size() < 25) {
+			JsonStructure next = random.mutate(documents.get(documents.size() - 1));
+			if (!next.equals(documents.get(documents.size() - 1))) {
+				documents.add(next);
+			}
+		}
+		publish(topic, new String(JsonPatches.write(documents.get(0)), StandardCharsets.UTF_8));
+		List<ServerSentEvent<String>> events = receive("/api/v1/stream/" + topic, null, documents.size(),
+				() -> documents.subList(1, documents.size())
+					.forEach((d) -> publish(topic, new String(JsonPatches.write(d), StandardCharsets.UTF_8))));
+		JsonStructure rebuilt = doc(events.get(0).data());
+		assertThat(rebuilt).isEqualTo(documents.get(0));
+		for (int i = 1; i < documents.size(); i++) {
+			rebuilt = JsonPatches.apply(rebuilt,
+					Json.createReader(new java.io.StringReader(events.get(i).data())).readArray());
+			assertThat(rebuilt).as("document %d of seed %d", i, seed).isEqualTo(documents.get(i));
+		}
+	}
+
+	@Test
+	void aCursorOlderThanWhatIsRetainedGetsPositionExpiredThenTheLiveStream() throws Exception {
+		createTopic("{\"id\":\"expiring\"}");
+		createTopic("{\"id\":\"expiring-doc\",\"payloadType\":\"snapshot\"}");
+		publishBatch("expiring", IntStream.range(0, 10).mapToObj((i) -> "{\"n\":" + i + "}").toList());
+		for (int v = 0; v < 10; v++) {
+			publish("expiring-doc", "{\"v\":" + v + "}");
+		}
+		// What retention does to old events, done now: the log starts at offset 6.
+		try (Admin admin = Admin
+			.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()))) {
+			admin.deleteRecords(Map.of(new TopicPartition(this.prefix + "events.expiring", 0),
+					RecordsToDelete.beforeOffset(6), new TopicPartition(this.prefix + "events.expiring-doc", 0),
+					RecordsToDelete.beforeOffset(6)))
+				.all()
+				.get();
+		}
+		List<ServerSentEvent<String>> events = receive("/api/v1/stream/expiring", "1", 2,
+				() -> publish("expiring", "{\"n\":\"live\"}"));
+		assertThat(events.get(0).event()).isEqualTo("error");
+		assertThat(events.get(0).data()).contains("https://streamgate.dev/problems/position-expired");
+		assertThat(events.get(1).data()).isEqualTo("{\"n\":\"live\"}");
+		List<ServerSentEvent<String>> document = sse().take("/api/v1/stream/expiring-doc", "1", 1);
+		assertThat(document.get(0).event()).isEqualTo("snapshot");
+		assertThat(document.get(0).data()).isEqualTo("{\"v\":9}");
 	}
 
 	@Test

@@ -105,7 +105,18 @@ public class EventPublisher {
 			.filter((checkpoint) -> checkpoint.offset() <= until.last(0))
 			.map((checkpoint) -> new SnapshotDocument(checkpoint.offset(), checkpoint.document()))
 			.orElse(SnapshotDocument.NONE);
-		return catchUp(topic, checkpointed, until);
+		return this.log.start(topic).flatMap((start) -> {
+			if (checkpointed.offset() < start.last(0)) {
+				// Retention deleted events after the checkpoint: the document cannot be
+				// rebuilt
+				// exactly. It is unknown until the next publication, which will be a
+				// snapshot.
+				logger.warn("Events of " + topic.id() + " after its checkpoint " + checkpointed.offset()
+						+ " are gone; its document is unknown until the next publication");
+				return Mono.just(new SnapshotDocument(until.last(0), null));
+			}
+			return catchUp(topic, checkpointed, until);
+		});
 	}
 
 	/**
@@ -132,9 +143,11 @@ public class EventPublisher {
 					.flatMap((end) -> (end.last(0) < known.document().offset()) ? load(topic)
 							: catchUp(topic, known.document(), end));
 		return fresh.map((document) -> {
+			// A topic without a checkpoint gets one with its next publication.
+			Instant checkpointedAt = (known != null) ? known.checkpointedAt()
+					: this.snapshots.get(topic.id()).isPresent() ? this.clock.instant() : Instant.EPOCH;
 			Tracked tracked = (known != null && known.document() == document) ? known
-					: new Tracked(document, (known != null) ? known.changesSinceCheckpoint() : 0,
-							(known != null) ? known.checkpointedAt() : this.clock.instant());
+					: new Tracked(document, (known != null) ? known.changesSinceCheckpoint() : 0, checkpointedAt);
 			this.documents.put(topic.id(), tracked);
 			return tracked;
 		});

@@ -20,15 +20,15 @@ public record SnapshotDocument(long offset, JsonStructure document) {
 	 * The document after one more event of the topic.
 	 * @param event a snapshot or patch event
 	 * @return the next state
-	 * @throws IllegalStateException when a patch arrives with no document to apply it to
 	 */
 	public SnapshotDocument apply(Event event) {
 		return switch (event.type()) {
 			case SNAPSHOT -> new SnapshotDocument(event.offset(), (JsonStructure) JsonPatches.read(event.data()));
 			case PATCH -> {
 				if (this.document == null) {
-					throw new IllegalStateException(
-							"Patch at offset " + event.offset() + " has no document to apply to");
+					// The document is unknown (its base was lost): it stays unknown until
+					// a snapshot.
+					yield new SnapshotDocument(event.offset(), null);
 				}
 				JsonArray patch = JsonPatches.read(event.data()).asJsonArray();
 				yield new SnapshotDocument(event.offset(), JsonPatches.apply(this.document, patch));

@@ -21,6 +21,8 @@ import dev.streamgate.core.event.EventTail;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.SnapshotDocument;
 import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
@@ -71,6 +73,8 @@ final class TopicHub implements EventTail.Listener {
 
 	private volatile Instant idleSince = Instant.now();
 
+	private volatile boolean failed;
+
 	TopicHub(Topic topic, EventLog log, EventPublisher documents, SseProperties properties,
 			Consumer<SseClient> onSlowClient) {
 		this.topic = topic;
@@ -82,6 +86,14 @@ final class TopicHub implements EventTail.Listener {
 
 	Topic topic() {
 		return this.topic;
+	}
+
+	/**
+	 * Whether the hub could not start; a new one is made for the next subscriber.
+	 * @return true after a failed start
+	 */
+	boolean failed() {
+		return this.failed;
 	}
 
 	int clientCount() {
@@ -110,7 +122,13 @@ final class TopicHub implements EventTail.Listener {
 		}
 		this.documents.load(this.topic, start).subscribe(this::documentLoaded, (ex) -> {
 			logger.error("Cannot rebuild the document of " + this.topic.id(), ex);
-			this.ready.tryEmitError(ex);
+			this.failed = true;
+			this.ready
+				.tryEmitError(new StreamgateException(ProblemType.SERVICE_UNAVAILABLE,
+						"The current document of '" + this.topic.id()
+								+ "' cannot be read from Kafka now; retry shortly",
+						ex)
+					.withRetryAfter(java.time.Duration.ofSeconds(2)));
 		});
 	}
 

@@ -76,6 +76,10 @@ final class TopicHubs implements SmartLifecycle {
 	 * @return its hub
 	 */
 	TopicHub hub(Topic topic) {
+		TopicHub existing = this.hubs.get(topic.id());
+		if (existing != null && existing.failed()) {
+			endTopic(topic.id(), false);
+		}
 		return this.hubs.computeIfAbsent(topic.id(), (id) -> {
 			TopicHub hub = new TopicHub(topic, this.log, this.documents, this.properties,
 					(client) -> this.slowDisconnects.increment());
