@@ -413,7 +413,10 @@ class TopicApiIntegrationTests {
 				Map.of("get", List.of("200", "400", "404", "503"), "patch",
 						List.of("200", "400", "404", "409", "412", "413", "415", "503"), "delete",
 						List.of("204", "400", "404", "412", "503")),
-				"/api/v1/topics/{id}/status", Map.of("get", List.of("200", "400", "404", "503")));
+				"/api/v1/topics/{id}/status", Map.of("get", List.of("200", "400", "404", "503")),
+				"/api/v1/publish/{topicId}",
+				Map.of("post", List.of("202", "400", "404", "409", "413", "415", "422", "503")),
+				"/api/v1/stream/{topicId}", Map.of("get", List.of("200", "400", "404", "406", "503")));
 		WebTestClient.BodyContentSpec doc = this.client.get()
 			.uri("/v3/api-docs")
 			.exchange()
