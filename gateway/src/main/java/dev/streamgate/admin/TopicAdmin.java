@@ -149,13 +149,7 @@ public class TopicAdmin {
 	 * @throws StreamgateException {@code topic-not-found}
 	 */
 	public StoredTopic find(String id) {
-		if (!TopicValidator.isValidId(id)) {
-			throw new StreamgateException(ProblemType.INVALID_TOPIC_ID,
-					"'" + id + "' is not a topic id: ids match " + TopicValidator.ID.pattern());
-		}
-		ensureReady();
-		return this.store.get(id)
-			.orElseThrow(() -> new StreamgateException(ProblemType.TOPIC_NOT_FOUND, "No topic '" + id + "'"));
+		return this.store.require(id);
 	}
 
 	/**

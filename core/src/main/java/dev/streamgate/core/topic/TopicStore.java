@@ -1,8 +1,11 @@
 package dev.streamgate.core.topic;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
+import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.problem.StreamgateException;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -20,6 +23,26 @@ public interface TopicStore {
 	 * @return the topic, or empty
 	 */
 	Optional<StoredTopic> get(String id);
+
+	/**
+	 * The topic with this id, for a request about it.
+	 * @param id a topic id from a request
+	 * @return the topic
+	 * @throws StreamgateException {@code invalid-topic-id}, {@code not-ready} while the
+	 * definitions are still being read, or {@code topic-not-found}
+	 */
+	default StoredTopic require(String id) {
+		if (!TopicValidator.isValidId(id)) {
+			throw new StreamgateException(ProblemType.INVALID_TOPIC_ID,
+					"'" + id + "' is not a topic id: ids match " + TopicValidator.ID.pattern());
+		}
+		if (!isCaughtUp()) {
+			throw new StreamgateException(ProblemType.NOT_READY,
+					"This node is still reading the topic definitions; retry shortly")
+				.withRetryAfter(Duration.ofSeconds(2));
+		}
+		return get(id).orElseThrow(() -> new StreamgateException(ProblemType.TOPIC_NOT_FOUND, "No topic '" + id + "'"));
+	}
 
 	/**
 	 * Every topic, ordered by id.

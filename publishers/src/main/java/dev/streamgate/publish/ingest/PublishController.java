@@ -1,7 +1,6 @@
 package dev.streamgate.publish.ingest;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,7 +36,6 @@ import dev.streamgate.core.role.Role;
 import dev.streamgate.core.topic.PublisherType;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicStore;
-import dev.streamgate.core.topic.TopicValidator;
 import dev.streamgate.core.web.ProblemResponses;
 
 /**
@@ -128,18 +126,7 @@ public class PublishController {
 	}
 
 	private Topic topic(String topicId) {
-		if (!TopicValidator.isValidId(topicId)) {
-			throw new StreamgateException(ProblemType.INVALID_TOPIC_ID,
-					"'" + topicId + "' is not a topic id: ids match " + TopicValidator.ID.pattern());
-		}
-		if (!this.topics.isCaughtUp()) {
-			throw new StreamgateException(ProblemType.NOT_READY,
-					"This node is still reading the topic definitions; retry shortly")
-				.withRetryAfter(Duration.ofSeconds(2));
-		}
-		Topic topic = this.topics.get(topicId)
-			.orElseThrow(() -> new StreamgateException(ProblemType.TOPIC_NOT_FOUND, "No topic '" + topicId + "'"))
-			.topic();
+		Topic topic = this.topics.require(topicId).topic();
 		if (topic.publisher().type() != PublisherType.HTTP_POST) {
 			throw new StreamgateException(ProblemType.PUBLISHER_MISMATCH, "Topic '" + topicId + "' is fed by its "
 					+ topic.publisher().type() + " publisher; only http-post topics accept publications");

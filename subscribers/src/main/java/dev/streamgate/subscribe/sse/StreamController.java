@@ -32,7 +32,6 @@ import dev.streamgate.core.role.Role;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicStore;
-import dev.streamgate.core.topic.TopicValidator;
 import dev.streamgate.core.web.ProblemResponses;
 
 /**
@@ -87,7 +86,7 @@ public class StreamController {
 			@Parameter(description = "resume after this cursor; wins over lastEventId") @RequestHeader(
 					name = "Last-Event-ID", required = false) String lastEventIdHeader,
 			ServerWebExchange exchange) {
-		Topic topic = topic(topicId);
+		Topic topic = this.topics.require(topicId).topic();
 		SubscriptionMode subscriptionMode = mode(topic, mode);
 		String resume = (lastEventIdHeader != null && !lastEventIdHeader.isBlank()) ? lastEventIdHeader : lastEventId;
 		boolean earliest = "earliest".equals(resume);
@@ -109,21 +108,6 @@ public class StreamController {
 			}
 			return buffers.wrap(frame.bytes());
 		}));
-	}
-
-	private Topic topic(String topicId) {
-		if (!TopicValidator.isValidId(topicId)) {
-			throw new StreamgateException(ProblemType.INVALID_TOPIC_ID,
-					"'" + topicId + "' is not a topic id: ids match " + TopicValidator.ID.pattern());
-		}
-		if (!this.topics.isCaughtUp()) {
-			throw new StreamgateException(ProblemType.NOT_READY,
-					"This node is still reading the topic definitions; retry shortly")
-				.withRetryAfter(Duration.ofSeconds(2));
-		}
-		return this.topics.get(topicId)
-			.orElseThrow(() -> new StreamgateException(ProblemType.TOPIC_NOT_FOUND, "No topic '" + topicId + "'"))
-			.topic();
 	}
 
 	private static SubscriptionMode mode(Topic topic, String requested) {
