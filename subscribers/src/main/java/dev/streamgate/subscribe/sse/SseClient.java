@@ -1,6 +1,7 @@
 package dev.streamgate.subscribe.sse;
 
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executor;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
@@ -27,14 +28,25 @@ final class SseClient {
 	/** Events at or before this cursor are not sent; null once the client is live. */
 	private Cursor skipUntil;
 
-	SseClient(SubscriptionMode mode, int queueSize, Cursor skipUntil) {
+	private final Executor executor;
+
+	SseClient(SubscriptionMode mode, int queueSize, Cursor skipUntil, Executor executor) {
 		this.mode = mode;
+		this.executor = executor;
 		this.frames = Sinks.many().unicast().onBackpressureBuffer(new ArrayBlockingQueue<>(queueSize));
 		this.skipUntil = skipUntil;
 	}
 
 	SubscriptionMode mode() {
 		return this.mode;
+	}
+
+	/**
+	 * Where this client's frames are offered: the event loop of its connection.
+	 * @return the executor
+	 */
+	Executor executor() {
+		return this.executor;
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.streamgate.subscribe.sse;
 
 import java.time.Duration;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.Counter;
@@ -15,6 +16,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -23,6 +25,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
+import reactor.netty.Connection;
 
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.problem.ProblemType;
@@ -100,14 +103,26 @@ public class StreamController {
 		Counter count = this.delivered.tag("topic", topicId).register(this.meters);
 		// writeWith flushes once the queue is drained: one flush for a burst, at once for
 		// a lone event.
-		return response.writeWith(this.hubs.hub(topic).subscribe(subscriptionMode, cursor, earliest).map((frame) -> {
-			if (frame.carriesEvent()) {
-				count.increment();
-				this.latency.record(Math.max(0, System.currentTimeMillis() - frame.publishedAt()),
-						TimeUnit.MILLISECONDS);
-			}
-			return buffers.wrap(frame.bytes());
-		}));
+		return response.writeWith(
+				this.hubs.hub(topic).subscribe(subscriptionMode, cursor, earliest, eventLoop(exchange)).map((frame) -> {
+					if (frame.carriesEvent()) {
+						count.increment();
+						this.latency.record(Math.max(0, System.currentTimeMillis() - frame.publishedAt()),
+								TimeUnit.MILLISECONDS);
+					}
+					return buffers.wrap(frame.bytes());
+				}));
+	}
+
+	/**
+	 * The event loop of this connection, so that frames are offered on the thread that
+	 * writes them.
+	 */
+	private static Executor eventLoop(ServerWebExchange exchange) {
+		if (ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()) instanceof Connection connection) {
+			return connection.channel().eventLoop();
+		}
+		return Runnable::run;
 	}
 
 	private static SubscriptionMode mode(Topic topic, String requested) {

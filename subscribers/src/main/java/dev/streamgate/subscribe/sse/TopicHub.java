@@ -3,8 +3,11 @@ package dev.streamgate.subscribe.sse;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
@@ -163,14 +166,33 @@ final class TopicHub implements EventTail.Listener {
 			}
 		}
 		remember(new Recent(event, frame, this.position));
-		for (SseClient client : this.clients) {
-			Frame shared = (client.mode() == SubscriptionMode.SNAPSHOT_ONLY) ? snapshotOnly : frame;
-			Frame adapted = client.adapt(event, shared, this.position,
+		Cursor after = this.position;
+		Frame forSnapshotOnly = snapshotOnly;
+		fanOut((client) -> {
+			Frame shared = (client.mode() == SubscriptionMode.SNAPSHOT_ONLY) ? forSnapshotOnly : frame;
+			Frame adapted = client.adapt(event, shared, after,
 					(clientId) -> Frame.of(clientId, event.type(), event.data(), publishedAt));
 			if (adapted != null && !client.offer(adapted)) {
 				slow(client);
 			}
+		});
+	}
+
+	/**
+	 * Runs an action for every client on the client's own event loop: one task per event
+	 * loop rather than one cross-thread write per connection, and each client's queue is
+	 * only ever fed from its event loop.
+	 */
+	private void fanOut(Consumer<SseClient> action) {
+		fanOut(this.clients, action);
+	}
+
+	private static void fanOut(List<SseClient> clients, Consumer<SseClient> action) {
+		Map<Executor, List<SseClient>> byLoop = new HashMap<>();
+		for (SseClient client : clients) {
+			byLoop.computeIfAbsent(client.executor(), (loop) -> new ArrayList<>()).add(client);
 		}
+		byLoop.forEach((loop, group) -> loop.execute(() -> group.forEach(action)));
 	}
 
 	private boolean hasSnapshotOnlyClients() {
@@ -207,24 +229,24 @@ final class TopicHub implements EventTail.Listener {
 	 * @param earliest whether to replay all that is retained
 	 * @return the frames, replay first, then live
 	 */
-	Flux<Frame> subscribe(SubscriptionMode mode, Cursor cursor, boolean earliest) {
+	Flux<Frame> subscribe(SubscriptionMode mode, Cursor cursor, boolean earliest, Executor executor) {
 		// The client has joined by the time it reads the retry line.
 		Flux<Frame> retry = Flux.just(Frame.retry(this.properties.retry().toMillis()));
 		if (earliest && this.topic.payloadType() == PayloadType.EVENT) {
 			return this.ready.asMono()
 				.then(this.log.start(this.topic))
-				.flatMapMany((start) -> Flux.concat(retry, join(mode, start)));
+				.flatMapMany((start) -> Flux.concat(retry, join(mode, start, executor)));
 		}
 		Cursor resumeFrom = earliest ? null : cursor;
-		return this.ready.asMono().thenMany(Flux.defer(() -> Flux.concat(retry, join(mode, resumeFrom))));
+		return this.ready.asMono().thenMany(Flux.defer(() -> Flux.concat(retry, join(mode, resumeFrom, executor))));
 	}
 
-	private synchronized Flux<Frame> join(SubscriptionMode mode, Cursor cursor) {
+	private synchronized Flux<Frame> join(SubscriptionMode mode, Cursor cursor, Executor executor) {
 		if (this.ended) {
 			return Flux.empty();
 		}
 		if (cursor == null) {
-			SseClient client = add(mode, null);
+			SseClient client = add(mode, null, executor);
 			Frame snapshot = (mode == SubscriptionMode.EVENT) ? null : currentSnapshot();
 			return client.stream((snapshot != null) ? Flux.just(snapshot) : Flux.empty())
 				.doFinally((s) -> remove(client));
@@ -232,13 +254,13 @@ final class TopicHub implements EventTail.Listener {
 		if (mode == SubscriptionMode.SNAPSHOT_ONLY) {
 			// Each snapshot supersedes the ones before: a resuming client needs only the
 			// newest.
-			SseClient client = add(mode, cursor);
+			SseClient client = add(mode, cursor, executor);
 			Frame snapshot = cursor.reaches(this.position) ? null : currentSnapshot();
 			return client.stream((snapshot != null) ? Flux.just(snapshot) : Flux.empty())
 				.doFinally((s) -> remove(client));
 		}
 		if (cursor.reaches(this.recentStart)) {
-			SseClient client = new SseClient(mode, this.properties.clientQueue(), cursor);
+			SseClient client = new SseClient(mode, this.properties.clientQueue(), cursor, executor);
 			List<Frame> replay = new ArrayList<>();
 			for (Recent recentEvent : this.recent) {
 				Event event = recentEvent.event();
@@ -251,17 +273,17 @@ final class TopicHub implements EventTail.Listener {
 			register(client);
 			return client.stream(Flux.fromIterable(replay)).doFinally((s) -> remove(client));
 		}
-		return catchUp(mode, cursor);
+		return catchUp(mode, cursor, executor);
 	}
 
 	/**
 	 * The cursor is older than the recent events: read the gap from Kafka, live events
 	 * wait in the queue.
 	 */
-	private Flux<Frame> catchUp(SubscriptionMode mode, Cursor cursor) {
+	private Flux<Frame> catchUp(SubscriptionMode mode, Cursor cursor, Executor executor) {
 		Cursor until = this.position;
 		Frame snapshotAtJoin = (mode == SubscriptionMode.EVENT) ? null : currentSnapshot();
-		SseClient client = add(mode, cursor);
+		SseClient client = add(mode, cursor, executor);
 		Flux<Frame> gap = this.log.start(this.topic).flatMapMany((start) -> {
 			if (!cursor.reaches(start)) {
 				return expired(snapshotAtJoin);
@@ -286,8 +308,8 @@ final class TopicHub implements EventTail.Listener {
 					0));
 	}
 
-	private SseClient add(SubscriptionMode mode, Cursor skipUntil) {
-		SseClient client = new SseClient(mode, this.properties.clientQueue(), skipUntil);
+	private SseClient add(SubscriptionMode mode, Cursor skipUntil, Executor executor) {
+		SseClient client = new SseClient(mode, this.properties.clientQueue(), skipUntil, executor);
 		register(client);
 		return client;
 	}
@@ -315,11 +337,11 @@ final class TopicHub implements EventTail.Listener {
 
 	/** Sends a heartbeat comment to every client. */
 	synchronized void heartbeat() {
-		for (SseClient client : this.clients) {
+		fanOut((client) -> {
 			if (!client.offer(Frame.HEARTBEAT)) {
 				slow(client);
 			}
-		}
+		});
 	}
 
 	/**
@@ -328,13 +350,14 @@ final class TopicHub implements EventTail.Listener {
 	 */
 	synchronized void end(Frame last) {
 		this.ended = true;
-		for (SseClient client : this.clients) {
+		List<SseClient> ending = new ArrayList<>(this.clients);
+		this.clients.clear();
+		fanOut(ending, (client) -> {
 			if (last != null) {
 				client.offer(last);
 			}
 			client.complete();
-		}
-		this.clients.clear();
+		});
 	}
 
 	/** Stops following the topic. */
