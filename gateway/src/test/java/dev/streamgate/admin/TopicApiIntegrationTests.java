@@ -161,23 +161,26 @@ class TopicApiIntegrationTests {
 	@ParameterizedTest(name = "{0}")
 	@CsvSource(delimiter = '|',
 			textBlock = """
-					unknown field              | {"id":"x1","colour":"red"}
-					bad id                     | {"id":"Not_OK!"}
-					bad retention              | {"retention":"seven days"}
-					bad timeout                | {"payloadType":"snapshot","publisher":{"type":"http-poller","url":"https://a.example","timeout":"10"}}
-					polling too fast           | {"payloadType":"snapshot","publisher":{"type":"http-poller","url":"https://a.example","pollingPeriod":"PT0.1S"}}
-					polling too slow           | {"payloadType":"snapshot","publisher":{"type":"http-poller","url":"https://a.example","pollingPeriod":"PT2H"}}
-					poller without url         | {"publisher":{"type":"http-poller"}}
-					http-post with fields      | {"publisher":{"type":"http-post","url":"https://a.example"}}
-					event mode on snapshot     | {"payloadType":"snapshot","subscriptionModes":["event"]}
-					snapshot mode on event     | {"payloadType":"event","subscriptionModes":["snapshot-only"]}
-					default mode not allowed   | {"payloadType":"snapshot","subscriptionModes":["snapshot-only"],"defaultSubscriptionMode":"snapshot-patch"}
-					unknown mode               | {"subscriptionModes":["firehose"]}
-					partitions on snapshot     | {"payloadType":"snapshot","partitions":3}
-					zero partitions            | {"partitions":0}
-					read-only field            | {"createdAt":"2026-01-01T00:00:00Z"}
-					not an object              | ["a"]
-					""")
+							unknown field              | {"id":"x1","colour":"red"}
+							bad id                     | {"id":"Not_OK!"}
+							bad retention              | {"retention":"seven days"}
+							bad timeout                | {"payloadType":"snapshot","publisher":{"type":"http-poller","url":"https://a.example","timeout":"10"}}
+							polling too fast           | {"payloadType":"snapshot","publisher":{"type":"http-poller","url":"https://a.example","pollingPeriod":"PT0.1S"}}
+							polling too slow           | {"payloadType":"snapshot","publisher":{"type":"http-poller","url":"https://a.example","pollingPeriod":"PT2H"}}
+							poller without url         | {"publisher":{"type":"http-poller"}}
+							http-post with fields      | {"publisher":{"type":"http-post","url":"https://a.example"}}
+							event mode on snapshot     | {"payloadType":"snapshot","subscriptionModes":["event"]}
+							snapshot mode on event     | {"payloadType":"event","subscriptionModes":["snapshot-only"]}
+							default mode not allowed   | {"payloadType":"snapshot","subscriptionModes":["snapshot-only"],"defaultSubscriptionMode":"snapshot-patch"}
+							unknown mode               | {"subscriptionModes":["firehose"]}
+							partitions on snapshot     | {"payloadType":"snapshot","partitions":3}
+							zero partitions            | {"partitions":0}
+							read-only field            | {"createdAt":"2026-01-01T00:00:00Z"}
+							not an object              | ["a"]
+					null mode                  | {"subscriptionModes":[null]}
+					null retry status          | {"payloadType":"snapshot","publisher":{"type":"http-poller","url":"https://a.example","retry":{"onStatus":[null]}}}
+					null header value          | {"payloadType":"snapshot","publisher":{"type":"http-poller","url":"https://a.example","headers":{"X-A":null}}}
+							""")
 	void createAnswersEachInvalidTopicWithAProblem(String reason, String json) {
 		post(json).expectStatus()
 			.isBadRequest()

@@ -2,6 +2,8 @@ package dev.streamgate.core.topic;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -54,8 +56,9 @@ public record Topic(
 	 */
 	public Topic withDefaults() {
 		PayloadType type = (this.payloadType != null) ? this.payloadType : PayloadType.EVENT;
-		List<SubscriptionMode> modes = (this.subscriptionModes != null) ? List.copyOf(this.subscriptionModes)
-				: type.modes();
+		// Not List.copyOf: a client may send null modes, which validation then reports.
+		List<SubscriptionMode> modes = (this.subscriptionModes != null)
+				? Collections.unmodifiableList(new ArrayList<>(this.subscriptionModes)) : type.modes();
 		SubscriptionMode defaultMode = this.defaultSubscriptionMode;
 		if (defaultMode == null && !modes.isEmpty()) {
 			defaultMode = modes.get(0);
