@@ -187,6 +187,10 @@ class StreamIntegrationTests {
 		assertThat(events.get(0).event()).isEqualTo("error");
 		assertThat(events.get(0).data()).contains("https://streamgate.dev/problems/position-expired");
 		assertThat(events.get(1).data()).isEqualTo("{\"n\":\"live\"}");
+		List<ServerSentEvent<String>> ahead = receive("/api/v1/stream/expiring", "999999", 2,
+				() -> publish("expiring", "{\"n\":\"after\"}"));
+		assertThat(ahead.get(0).data()).contains("https://streamgate.dev/problems/position-unknown");
+		assertThat(ahead.get(1).data()).isEqualTo("{\"n\":\"after\"}");
 		List<ServerSentEvent<String>> document = sse().take("/api/v1/stream/expiring-doc", "1", 1);
 		assertThat(document.get(0).event()).isEqualTo("snapshot");
 		assertThat(document.get(0).data()).isEqualTo("{\"v\":9}");

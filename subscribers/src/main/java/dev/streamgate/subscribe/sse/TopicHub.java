@@ -237,8 +237,15 @@ final class TopicHub implements EventTail.Listener {
 				.then(this.log.start(this.topic))
 				.flatMapMany((start) -> Flux.concat(retry, join(mode, start, executor)));
 		}
-		Cursor resumeFrom = earliest ? null : cursor;
-		return this.ready.asMono().thenMany(Flux.defer(() -> Flux.concat(retry, join(mode, resumeFrom, executor))));
+		if (earliest || cursor == null) {
+			return this.ready.asMono().thenMany(Flux.defer(() -> Flux.concat(retry, join(mode, null, executor))));
+		}
+		// A cursor past the end of the log (a topic created again, a made-up id) is no
+		// position.
+		return this.ready.asMono()
+			.then(this.log.end(this.topic))
+			.flatMapMany((end) -> Flux.concat(retry,
+					end.reaches(cursor) ? join(mode, cursor, executor) : joinUnknown(mode, executor)));
 	}
 
 	private synchronized Flux<Frame> join(SubscriptionMode mode, Cursor cursor, Executor executor) {
@@ -295,6 +302,15 @@ final class TopicHub implements EventTail.Listener {
 			});
 		});
 		return client.stream(gap).doFinally((s) -> remove(client));
+	}
+
+	private synchronized Flux<Frame> joinUnknown(SubscriptionMode mode, Executor executor) {
+		Frame snapshot = (mode == SubscriptionMode.EVENT) ? null : currentSnapshot();
+		SseClient client = add(mode, null, executor);
+		Frame first = (snapshot != null) ? snapshot
+				: Frame.of(null, EventType.ERROR, Problems.json("position-unknown", "Position unknown", 400,
+						"Your cursor is past the end of this topic's events; the stream continues with new events"), 0);
+		return client.stream(Flux.just(first)).doFinally((s) -> remove(client));
 	}
 
 	private Flux<Frame> expired(Frame snapshotAtJoin) {
