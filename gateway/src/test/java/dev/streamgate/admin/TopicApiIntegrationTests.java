@@ -21,6 +21,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.ProblemAssertions;
 import dev.streamgate.support.TestKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -71,22 +72,6 @@ class TopicApiIntegrationTests {
 
 	private String create(String json) {
 		return post(json).expectStatus().isCreated().returnResult(String.class).getResponseHeaders().getETag();
-	}
-
-	private static void expectProblem(WebTestClient.ResponseSpec response, int status, String type) {
-		response.expectStatus()
-			.isEqualTo(status)
-			.expectHeader()
-			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
-			.expectBody()
-			.jsonPath("$.type")
-			.isEqualTo(PROBLEMS + type)
-			.jsonPath("$.status")
-			.isEqualTo(status)
-			.jsonPath("$.title")
-			.isNotEmpty()
-			.jsonPath("$.detail")
-			.isNotEmpty();
 	}
 
 	private Admin kafkaAdmin() {
@@ -155,7 +140,7 @@ class TopicApiIntegrationTests {
 	void createWithADuplicateIdIsAConflict() {
 		String id = newId();
 		create("{\"id\":\"" + id + "\"}");
-		expectProblem(post("{\"id\":\"" + id + "\"}"), 409, "topic-exists");
+		ProblemAssertions.expectProblem(post("{\"id\":\"" + id + "\"}"), 409, "topic-exists");
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -197,23 +182,24 @@ class TopicApiIntegrationTests {
 
 	@Test
 	void createAnswersMalformedMissingAndMistypedBodies() {
-		expectProblem(post("{\"id\":"), 400, "malformed-json");
-		expectProblem(post("{\"id\":\"a\",\"id\":\"b\"}"), 400, "malformed-json");
-		expectProblem(this.client.post().uri("/api/v1/topics").contentType(MediaType.APPLICATION_JSON).exchange(), 400,
+		ProblemAssertions.expectProblem(post("{\"id\":"), 400, "malformed-json");
+		ProblemAssertions.expectProblem(post("{\"id\":\"a\",\"id\":\"b\"}"), 400, "malformed-json");
+		ProblemAssertions.expectProblem(
+				this.client.post().uri("/api/v1/topics").contentType(MediaType.APPLICATION_JSON).exchange(), 400,
 				"missing-body");
-		expectProblem(this.client.post()
+		ProblemAssertions.expectProblem(this.client.post()
 			.uri("/api/v1/topics")
 			.contentType(MediaType.TEXT_PLAIN)
 			.bodyValue("{\"id\":\"plain\"}")
 			.exchange(), 415, "unsupported-media-type");
-		expectProblem(this.client.post().uri("/api/v1/topics").bodyValue(new byte[] { 1 }).exchange(), 415,
-				"unsupported-media-type");
+		ProblemAssertions.expectProblem(this.client.post().uri("/api/v1/topics").bodyValue(new byte[] { 1 }).exchange(),
+				415, "unsupported-media-type");
 	}
 
 	@Test
 	void createRefusesBodiesOverTheLimit() {
 		String huge = "{\"name\":\"" + "x".repeat(400 * 1024) + "\"}";
-		expectProblem(post(huge), 413, "payload-too-large");
+		ProblemAssertions.expectProblem(post(huge), 413, "payload-too-large");
 	}
 
 	@Test
@@ -262,7 +248,8 @@ class TopicApiIntegrationTests {
 	@ParameterizedTest
 	@CsvSource({ "page=-1", "size=0", "size=101", "page=abc", "size=1.5" })
 	void listRefusesBadPaging(String query) {
-		expectProblem(this.client.get().uri("/api/v1/topics?" + query).exchange(), 400, "invalid-parameter");
+		ProblemAssertions.expectProblem(this.client.get().uri("/api/v1/topics?" + query).exchange(), 400,
+				"invalid-parameter");
 	}
 
 	@Test
@@ -283,16 +270,19 @@ class TopicApiIntegrationTests {
 
 	@Test
 	void getAnswersUnknownAndInvalidIds() {
-		expectProblem(this.client.get().uri("/api/v1/topics/no-such-topic").exchange(), 404, "topic-not-found");
-		expectProblem(this.client.get().uri("/api/v1/topics/Bad!Id").exchange(), 400, "invalid-topic-id");
-		expectProblem(this.client.get().uri("/api/v1/topics/" + "a".repeat(64)).exchange(), 400, "invalid-topic-id");
+		ProblemAssertions.expectProblem(this.client.get().uri("/api/v1/topics/no-such-topic").exchange(), 404,
+				"topic-not-found");
+		ProblemAssertions.expectProblem(this.client.get().uri("/api/v1/topics/Bad!Id").exchange(), 400,
+				"invalid-topic-id");
+		ProblemAssertions.expectProblem(this.client.get().uri("/api/v1/topics/" + "a".repeat(64)).exchange(), 400,
+				"invalid-topic-id");
 	}
 
 	@Test
 	void patchMergesHonoursIfMatchAndChangesTheEtag() throws Exception {
 		String id = newId();
 		String etag = create("{\"id\":\"" + id + "\",\"name\":\"before\",\"partitions\":2}");
-		expectProblem(patch(id, "{\"name\":\"stale\"}", "\"999999\""), 412, "precondition-failed");
+		ProblemAssertions.expectProblem(patch(id, "{\"name\":\"stale\"}", "\"999999\""), 412, "precondition-failed");
 		String newEtag = patch(id, "{\"name\":\"after\",\"retention\":\"P1D\",\"partitions\":3,\"public\":true}", etag)
 			.expectStatus()
 			.isOk()
@@ -309,7 +299,7 @@ class TopicApiIntegrationTests {
 			.getResponseHeaders()
 			.getETag();
 		assertThat(newEtag).isNotEqualTo(etag);
-		expectProblem(patch(id, "{\"name\":\"late\"}", etag), 412, "precondition-failed");
+		ProblemAssertions.expectProblem(patch(id, "{\"name\":\"late\"}", etag), 412, "precondition-failed");
 		// null removes a member: the default comes back
 		patch(id, "{\"name\":null}", newEtag).expectStatus().isOk().expectBody().jsonPath("$.name").isEqualTo(id);
 		try (Admin admin = kafkaAdmin()) {
@@ -326,21 +316,24 @@ class TopicApiIntegrationTests {
 	void patchAnswersEveryRefusalWithAProblem() {
 		String id = newId();
 		create("{\"id\":\"" + id + "\",\"partitions\":2}");
-		expectProblem(patch(id, "{\"payloadType\":\"snapshot\"}", null), 409, "payload-type-immutable");
-		expectProblem(patch(id, "{\"partitions\":1}", null), 409, "conflict");
-		expectProblem(patch(id, "{\"id\":\"other\"}", null), 400, "invalid-topic");
-		expectProblem(patch(id, "{\"colour\":\"red\"}", null), 400, "invalid-topic");
-		expectProblem(patch(id, "{\"retention\":\"P0D\"}", null), 400, "invalid-topic");
-		expectProblem(patch(id, "{\"createdAt\":\"2026-01-01T00:00:00Z\"}", null), 400, "invalid-topic");
-		expectProblem(patch(id, "[1]", null), 400, "invalid-topic");
-		expectProblem(patch(id, "{", null), 400, "malformed-json");
-		expectProblem(patch("missing-topic", "{\"name\":\"x\"}", null), 404, "topic-not-found");
-		expectProblem(this.client.patch()
+		ProblemAssertions.expectProblem(patch(id, "{\"payloadType\":\"snapshot\"}", null), 409,
+				"payload-type-immutable");
+		ProblemAssertions.expectProblem(patch(id, "{\"partitions\":1}", null), 409, "conflict");
+		ProblemAssertions.expectProblem(patch(id, "{\"id\":\"other\"}", null), 400, "invalid-topic");
+		ProblemAssertions.expectProblem(patch(id, "{\"colour\":\"red\"}", null), 400, "invalid-topic");
+		ProblemAssertions.expectProblem(patch(id, "{\"retention\":\"P0D\"}", null), 400, "invalid-topic");
+		ProblemAssertions.expectProblem(patch(id, "{\"createdAt\":\"2026-01-01T00:00:00Z\"}", null), 400,
+				"invalid-topic");
+		ProblemAssertions.expectProblem(patch(id, "[1]", null), 400, "invalid-topic");
+		ProblemAssertions.expectProblem(patch(id, "{", null), 400, "malformed-json");
+		ProblemAssertions.expectProblem(patch("missing-topic", "{\"name\":\"x\"}", null), 404, "topic-not-found");
+		ProblemAssertions.expectProblem(this.client.patch()
 			.uri("/api/v1/topics/" + id)
 			.contentType(MediaType.TEXT_PLAIN)
 			.bodyValue("{}")
 			.exchange(), 415, "unsupported-media-type");
-		expectProblem(this.client.patch().uri("/api/v1/topics/" + id).contentType(MERGE_PATCH).exchange(), 400,
+		ProblemAssertions.expectProblem(
+				this.client.patch().uri("/api/v1/topics/" + id).contentType(MERGE_PATCH).exchange(), 400,
 				"missing-body");
 	}
 
@@ -364,12 +357,14 @@ class TopicApiIntegrationTests {
 	void deleteRemovesTheTopicAndItsEventsTopicAndTheIdCanBeReused() throws Exception {
 		String id = newId();
 		create("{\"id\":\"" + id + "\"}");
-		expectProblem(
+		ProblemAssertions.expectProblem(
 				this.client.delete().uri("/api/v1/topics/" + id).header(HttpHeaders.IF_MATCH, "\"424242\"").exchange(),
 				412, "precondition-failed");
 		this.client.delete().uri("/api/v1/topics/" + id).exchange().expectStatus().isNoContent();
-		expectProblem(this.client.get().uri("/api/v1/topics/" + id).exchange(), 404, "topic-not-found");
-		expectProblem(this.client.delete().uri("/api/v1/topics/" + id).exchange(), 404, "topic-not-found");
+		ProblemAssertions.expectProblem(this.client.get().uri("/api/v1/topics/" + id).exchange(), 404,
+				"topic-not-found");
+		ProblemAssertions.expectProblem(this.client.delete().uri("/api/v1/topics/" + id).exchange(), 404,
+				"topic-not-found");
 		try (Admin admin = kafkaAdmin()) {
 			await().untilAsserted(
 					() -> assertThat(admin.listTopics().names().get()).doesNotContain(this.prefix + "events." + id));
@@ -395,13 +390,14 @@ class TopicApiIntegrationTests {
 			.isEqualTo("-1.-1")
 			.jsonPath("$.events.retained")
 			.isEqualTo(0);
-		expectProblem(this.client.get().uri("/api/v1/topics/nope/status").exchange(), 404, "topic-not-found");
+		ProblemAssertions.expectProblem(this.client.get().uri("/api/v1/topics/nope/status").exchange(), 404,
+				"topic-not-found");
 	}
 
 	@Test
 	void unknownPathsAndMethodsAreProblemsToo() {
-		expectProblem(this.client.get().uri("/api/v1/nothing-here").exchange(), 404, "not-found");
-		expectProblem(this.client.put()
+		ProblemAssertions.expectProblem(this.client.get().uri("/api/v1/nothing-here").exchange(), 404, "not-found");
+		ProblemAssertions.expectProblem(this.client.put()
 			.uri("/api/v1/topics")
 			.contentType(MediaType.APPLICATION_JSON)
 			.bodyValue("{}")

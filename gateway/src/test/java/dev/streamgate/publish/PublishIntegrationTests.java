@@ -11,6 +11,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.ProblemAssertions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -46,18 +47,6 @@ class PublishIntegrationTests {
 		return (body != null) ? request.bodyValue(body).exchange() : request.exchange();
 	}
 
-	private static void expectProblem(WebTestClient.ResponseSpec response, int status, String type) {
-		response.expectStatus()
-			.isEqualTo(status)
-			.expectHeader()
-			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
-			.expectBody()
-			.jsonPath("$.type")
-			.isEqualTo("https://streamgate.dev/problems/" + type)
-			.jsonPath("$.detail")
-			.isNotEmpty();
-	}
-
 	@Test
 	void aPublicationIsAcceptedWithItsPosition() {
 		publish("orders", MediaType.APPLICATION_JSON, "{\"order\":1}").expectStatus()
@@ -80,26 +69,33 @@ class PublishIntegrationTests {
 
 	@Test
 	void everyPublishErrorIsAProblem() {
-		expectProblem(publish("no-such-topic", MediaType.APPLICATION_JSON, "{}"), 404, "topic-not-found");
-		expectProblem(publish("Not_A_Topic!", MediaType.APPLICATION_JSON, "{}"), 400, "invalid-topic-id");
-		expectProblem(publish("polled", MediaType.APPLICATION_JSON, "{}"), 409, "publisher-mismatch");
-		expectProblem(publish("orders", MediaType.APPLICATION_JSON, "{\"a\":"), 400, "malformed-json");
-		expectProblem(publish("orders", MediaType.APPLICATION_JSON, "{\"a\":1,\"a\":2}"), 400, "malformed-json");
-		expectProblem(publish("orders", MediaType.APPLICATION_JSON, "{} {}"), 400, "malformed-json");
-		expectProblem(publish("orders", MediaType.APPLICATION_JSON, null), 400, "missing-body");
-		expectProblem(publish("orders", NDJSON, "{\"n\":1}\n{\"n\":\n"), 400, "malformed-json");
-		expectProblem(publish("orders", NDJSON, "\n\n"), 400, "missing-body");
-		expectProblem(publish("orders", MediaType.TEXT_PLAIN, "{}"), 415, "unsupported-media-type");
-		expectProblem(publish("orders", null, "{}"), 415, "unsupported-media-type");
-		expectProblem(publish("orders", MediaType.APPLICATION_JSON, "\"" + "x".repeat(70 * 1024) + "\""), 413,
+		ProblemAssertions.expectProblem(publish("no-such-topic", MediaType.APPLICATION_JSON, "{}"), 404,
+				"topic-not-found");
+		ProblemAssertions.expectProblem(publish("Not_A_Topic!", MediaType.APPLICATION_JSON, "{}"), 400,
+				"invalid-topic-id");
+		ProblemAssertions.expectProblem(publish("polled", MediaType.APPLICATION_JSON, "{}"), 409, "publisher-mismatch");
+		ProblemAssertions.expectProblem(publish("orders", MediaType.APPLICATION_JSON, "{\"a\":"), 400,
+				"malformed-json");
+		ProblemAssertions.expectProblem(publish("orders", MediaType.APPLICATION_JSON, "{\"a\":1,\"a\":2}"), 400,
+				"malformed-json");
+		ProblemAssertions.expectProblem(publish("orders", MediaType.APPLICATION_JSON, "{} {}"), 400, "malformed-json");
+		ProblemAssertions.expectProblem(publish("orders", MediaType.APPLICATION_JSON, null), 400, "missing-body");
+		ProblemAssertions.expectProblem(publish("orders", NDJSON, "{\"n\":1}\n{\"n\":\n"), 400, "malformed-json");
+		ProblemAssertions.expectProblem(publish("orders", NDJSON, "\n\n"), 400, "missing-body");
+		ProblemAssertions.expectProblem(publish("orders", MediaType.TEXT_PLAIN, "{}"), 415, "unsupported-media-type");
+		ProblemAssertions.expectProblem(publish("orders", null, "{}"), 415, "unsupported-media-type");
+		ProblemAssertions.expectProblem(
+				publish("orders", MediaType.APPLICATION_JSON, "\"" + "x".repeat(70 * 1024) + "\""), 413,
 				"payload-too-large");
-		expectProblem(publish("prices", MediaType.APPLICATION_JSON, "42"), 400, "invalid-publication");
+		ProblemAssertions.expectProblem(publish("prices", MediaType.APPLICATION_JSON, "42"), 400,
+				"invalid-publication");
 	}
 
 	@Test
 	void aBadLineRejectsTheWholeBatch() {
 		String before = status("orders");
-		expectProblem(publish("orders", NDJSON, "{\"n\":1}\n{\"n\":2}\nnot json\n"), 400, "malformed-json");
+		ProblemAssertions.expectProblem(publish("orders", NDJSON, "{\"n\":1}\n{\"n\":2}\nnot json\n"), 400,
+				"malformed-json");
 		assertThat(status("orders")).isEqualTo(before);
 	}
 
@@ -132,7 +128,7 @@ class PublishIntegrationTests {
 			.expectBody(String.class)
 			.isEqualTo(first);
 		assertThat(status("orders")).isEqualTo(position);
-		expectProblem(this.client.post()
+		ProblemAssertions.expectProblem(this.client.post()
 			.uri("/api/v1/publish/orders")
 			.contentType(MediaType.APPLICATION_JSON)
 			.header("Idempotency-Key", "order-42")
