@@ -11,6 +11,7 @@ import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
+import dev.streamgate.core.egress.EgressGuard;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventLogStatus;
 import dev.streamgate.core.event.SnapshotStore;
@@ -20,6 +21,7 @@ import dev.streamgate.core.problem.StreamgateException.FieldError;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
 import dev.streamgate.core.topic.MergePatch;
+import dev.streamgate.core.topic.PublisherType;
 import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicJson;
@@ -41,12 +43,15 @@ public class TopicAdmin {
 
 	private final SnapshotStore snapshots;
 
+	private final EgressGuard egress;
+
 	private final Clock clock;
 
-	public TopicAdmin(TopicStore store, EventLog eventLog, SnapshotStore snapshots) {
+	public TopicAdmin(TopicStore store, EventLog eventLog, SnapshotStore snapshots, EgressGuard egress) {
 		this.store = store;
 		this.eventLog = eventLog;
 		this.snapshots = snapshots;
+		this.egress = egress;
 		this.clock = Clock.systemUTC();
 	}
 
@@ -67,7 +72,7 @@ public class TopicAdmin {
 		}
 		// Creating the events topic is the lock: of two concurrent creates, Kafka lets
 		// one win.
-		return this.eventLog.create(topic)
+		return checkEgress(topic).then(this.eventLog.create(topic))
 			.onErrorResume(TopicAdmin::isLeftOver, (ex) -> recreateLeftOver(topic, ex))
 			// A checkpoint left by a deleted topic of the same id must not seed this one.
 			.then(Mono.defer(() -> this.snapshots.delete(id)))
@@ -125,7 +130,8 @@ public class TopicAdmin {
 					"Partitions can only grow: '" + id + "' has " + previous.partitions());
 		}
 		ensureReady();
-		return this.eventLog.update(previous, topic).then(Mono.defer(() -> this.store.save(topic)));
+		return checkEgress(topic).then(this.eventLog.update(previous, topic))
+			.then(Mono.defer(() -> this.store.save(topic)));
 	}
 
 	/**
@@ -185,6 +191,18 @@ public class TopicAdmin {
 			String detail = String.join("; ", errors.stream().map((e) -> e.pointer() + " " + e.detail()).toList());
 			throw new StreamgateException(ProblemType.INVALID_TOPIC, detail).withErrors(errors);
 		}
+	}
+
+	/** A poller must not be pointed inside the operator's network. */
+	private Mono<Void> checkEgress(Topic topic) {
+		if (topic.publisher().type() != PublisherType.HTTP_POLLER) {
+			return Mono.empty();
+		}
+		return this.egress.check(topic.publisher().url())
+			.flatMap((refusal) -> refusal.<Mono<Void>>map((reason) -> Mono
+				.error(new StreamgateException(ProblemType.INVALID_TOPIC, "/publisher/url " + reason)
+					.withErrors(List.of(new FieldError("/publisher/url", reason)))))
+				.orElse(Mono.empty()));
 	}
 
 	private void ensureReady() {

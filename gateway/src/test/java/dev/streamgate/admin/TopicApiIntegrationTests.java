@@ -180,6 +180,31 @@ class TopicApiIntegrationTests {
 			.isNotEmpty();
 	}
 
+	@ParameterizedTest
+	@CsvSource({ "http://127.0.0.1:8080/data", "http://localhost/x", "http://169.254.169.254/latest/meta-data",
+			"http://10.0.0.7/", "http://[::1]/x", "http://[::ffff:127.0.0.1]/x" })
+	void pollersPointedInsideTheNetworkAreRefused(String url) {
+		post("{\"payloadType\":\"snapshot\",\"publisher\":{\"type\":\"http-poller\",\"url\":\"" + url + "\"}}")
+			.expectStatus()
+			.isBadRequest()
+			.expectBody()
+			.jsonPath("$.type")
+			.isEqualTo(PROBLEMS + "invalid-topic")
+			.jsonPath("$.errors[0].pointer")
+			.isEqualTo("/publisher/url")
+			.jsonPath("$.errors[0].detail")
+			.value((String detail) -> assertThat(detail).contains("streamgate.egress.allowed-cidrs"));
+	}
+
+	@Test
+	void patchingAPollerToAnInternalUrlIsRefused() {
+		String id = newId();
+		create("{\"id\":\"" + id
+				+ "\",\"payloadType\":\"snapshot\",\"publisher\":{\"type\":\"http-poller\",\"url\":\"https://8.8.8.8/x\"}}");
+		ProblemAssertions.expectProblem(patch(id, "{\"publisher\":{\"url\":\"http://127.0.0.1/x\"}}", null), 400,
+				"invalid-topic");
+	}
+
 	@Test
 	void createAnswersMalformedMissingAndMistypedBodies() {
 		ProblemAssertions.expectProblem(post("{\"id\":"), 400, "malformed-json");

@@ -1,0 +1,58 @@
+package dev.streamgate.core.egress;
+
+import java.net.InetAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class EgressGuardTests {
+
+	private final EgressGuard guard = new EgressGuard(new EgressProperties(List.of()));
+
+	@ParameterizedTest
+	@ValueSource(strings = { "127.0.0.1", "127.1.2.3", "10.0.0.1", "172.16.5.4", "172.31.255.255", "192.168.1.1",
+			"169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1", "::1", "::", "fe80::1", "fd00:ec2::254", "fc00::1",
+			"::ffff:127.0.0.1", "::ffff:169.254.169.254" })
+	void internalAddressesAreRefused(String address) throws Exception {
+		assertThat(this.guard.refusal(InetAddress.getByName(address))).isPresent();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "93.184.215.14", "8.8.8.8", "172.32.0.1", "2606:4700::1111", "::ffff:8.8.8.8" })
+	void publicAddressesPass(String address) throws Exception {
+		assertThat(this.guard.refusal(InetAddress.getByName(address))).isEmpty();
+	}
+
+	@Test
+	void allowedRangesOverrideTheRefusal() throws Exception {
+		EgressGuard allowing = new EgressGuard(new EgressProperties(List.of("127.0.0.0/8", "10.1.0.0/16")));
+		assertThat(allowing.refusal(InetAddress.getByName("127.0.0.1"))).isEmpty();
+		assertThat(allowing.refusal(InetAddress.getByName("10.1.2.3"))).isEmpty();
+		assertThat(allowing.refusal(InetAddress.getByName("10.2.0.1"))).isPresent();
+	}
+
+	@Test
+	void urlsAreCheckedWhereTheirHostResolves() {
+		assertThat(this.guard.check(URI.create("http://localhost:8080/x")).block(Duration.ofSeconds(5)))
+			.hasValueSatisfying((reason) -> assertThat(reason).startsWith("localhost resolves to 127.0.0.1"));
+		assertThat(this.guard.check(URI.create("http://[::1]/x")).block(Duration.ofSeconds(5))).isPresent();
+		assertThat(this.guard.check(URI.create("http://169.254.169.254/latest/meta-data")).block(Duration.ofSeconds(5)))
+			.isPresent();
+		assertThat(this.guard.check(URI.create("https://8.8.8.8/")).block(Duration.ofSeconds(5))).isEmpty();
+	}
+
+	@Test
+	void aRangeWithoutPrefixLengthIsAConfigurationError() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new EgressGuard(new EgressProperties(List.of("10.0.0.1"))))
+			.withMessageContaining("streamgate.egress.allowed-cidrs");
+	}
+
+}
