@@ -2,6 +2,8 @@ package dev.streamgate.admin;
 
 import java.net.URI;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -20,6 +22,7 @@ import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
 import dev.streamgate.core.topic.StoredTopic;
+import dev.streamgate.core.topic.SubscriberCounts;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicJson;
 import dev.streamgate.core.web.ProblemResponses;
@@ -51,8 +54,11 @@ public class TopicController {
 
 	private final TopicAdmin admin;
 
-	public TopicController(TopicAdmin admin) {
+	private final List<SubscriberCounts> subscriberCounts;
+
+	public TopicController(TopicAdmin admin, List<SubscriberCounts> subscriberCounts) {
 		this.admin = admin;
+		this.subscriberCounts = subscriberCounts;
 	}
 
 	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -127,7 +133,9 @@ public class TopicController {
 			content = @Content(schema = @Schema(implementation = TopicStatusDocument.class)))
 	@ProblemResponses({ 400, 404, 503 })
 	public Mono<TopicStatusDocument> status(@PathVariable String id) {
-		return this.admin.status(id).map((events) -> new TopicStatusDocument(id, events));
+		Map<String, Integer> subscribers = new TreeMap<>();
+		this.subscriberCounts.forEach((counts) -> subscribers.put(counts.channel(), counts.connected(id)));
+		return this.admin.status(id).map((events) -> new TopicStatusDocument(id, events, subscribers));
 	}
 
 	private static byte[] required(byte[] body) {
@@ -168,8 +176,12 @@ public class TopicController {
 	 *
 	 * @param id the topic id
 	 * @param events where its events stand
+	 * @param subscribers connected subscribers per channel on the node that answers
+	 * (empty when it runs no subscriber role)
 	 */
-	public record TopicStatusDocument(String id, EventLogStatus events) {
+	public record TopicStatusDocument(String id, EventLogStatus events,
+			@Schema(description = "connected subscribers per channel on the answering node",
+					example = "{\"sse\": 3}") Map<String, Integer> subscribers) {
 	}
 
 }

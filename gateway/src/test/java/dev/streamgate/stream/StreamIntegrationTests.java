@@ -259,6 +259,22 @@ class StreamIntegrationTests {
 	}
 
 	@Test
+	void theTopicStatusCountsConnectedStreams() {
+		createTopic("{\"id\":\"counted\"}");
+		sse().takeAfter("/api/v1/stream/counted", null, 1, () -> {
+			this.client.get()
+				.uri("/api/v1/topics/counted/status")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody()
+				.jsonPath("$.subscribers.sse")
+				.isEqualTo(1);
+			publish("counted", "{\"done\":true}");
+		});
+	}
+
+	@Test
 	void deletingTheTopicEndsItsStreamsWithAnErrorEvent() {
 		createTopic("{\"id\":\"doomed\"}");
 		CompletableFuture<List<ServerSentEvent<String>>> events = sse().stream("/api/v1/stream/doomed", null)

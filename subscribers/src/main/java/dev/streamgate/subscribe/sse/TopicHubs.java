@@ -16,6 +16,7 @@ import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.event.EventTail;
 import dev.streamgate.core.event.EventType;
+import dev.streamgate.core.topic.SubscriberCounts;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicStore;
 
@@ -25,7 +26,7 @@ import dev.streamgate.core.topic.TopicStore;
  * topic with an {@code error} event, and all streams when the node shuts down, so that
  * clients reconnect elsewhere with their cursor.
  */
-final class TopicHubs implements SmartLifecycle {
+final class TopicHubs implements SmartLifecycle, SubscriberCounts {
 
 	private static final Duration LINGER = Duration.ofSeconds(30);
 
@@ -90,6 +91,17 @@ final class TopicHubs implements SmartLifecycle {
 			hub.start(this.tail);
 			return hub;
 		});
+	}
+
+	@Override
+	public String channel() {
+		return "sse";
+	}
+
+	@Override
+	public int connected(String topicId) {
+		TopicHub hub = this.hubs.get(topicId);
+		return (hub != null) ? hub.clientCount() : 0;
 	}
 
 	private static boolean sameStorage(Topic a, Topic b) {
