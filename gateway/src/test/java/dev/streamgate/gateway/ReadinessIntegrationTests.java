@@ -2,14 +2,18 @@ package dev.streamgate.gateway;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
 
 import dev.streamgate.core.kafka.EmbeddedKafkaBroker;
 import dev.streamgate.support.RunningGateway;
+import dev.streamgate.support.Sse;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 class ReadinessIntegrationTests {
@@ -66,6 +70,18 @@ class ReadinessIntegrationTests {
 				.jsonPath("$.type")
 				.isEqualTo("https://streamgate.dev/problems/kafka-unavailable");
 
+			// A stream that cannot start following its topic is refused before its first
+			// byte.
+			gateway.client()
+				.get()
+				.uri("/api/v1/stream/before-outage")
+				.accept(MediaType.TEXT_EVENT_STREAM)
+				.exchange()
+				.expectStatus()
+				.isEqualTo(503)
+				.expectHeader()
+				.contentType(MediaType.APPLICATION_PROBLEM_JSON);
+
 			broker.restart();
 			await().atMost(Duration.ofSeconds(60)).until(() -> gateway.readinessStatus() == 200);
 			gateway.client()
@@ -84,6 +100,10 @@ class ReadinessIntegrationTests {
 				.exchange()
 				.expectStatus()
 				.isAccepted();
+			// and streams work again once Kafka is back
+			List<ServerSentEvent<String>> replay = new Sse(gateway.baseUrl())
+				.take("/api/v1/stream/before-outage?lastEventId=earliest", null, 1);
+			assertThat(replay.get(0).data()).isEqualTo("{\"after\":true}");
 		}
 	}
 

@@ -40,6 +40,10 @@ public final class RunningGateway implements AutoCloseable {
 		return this.client;
 	}
 
+	public String baseUrl() {
+		return "http://localhost:" + this.context.getEnvironment().getProperty("local.server.port");
+	}
+
 	public ConfigurableApplicationContext context() {
 		return this.context;
 	}

@@ -15,6 +15,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -143,17 +144,28 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	}
 
 	/**
-	 * Runs a command even when a wakeup meant for poll() interrupts it: commands are
-	 * idempotent, and no event is dispatched between two runs.
+	 * Runs a command to its end: again when a wakeup meant for poll() interrupts it, and
+	 * again after a pause while Kafka does not answer. Commands are idempotent, and no
+	 * event is dispatched between two runs.
 	 */
-	private static void runToTheEnd(Runnable command) {
-		while (true) {
+	private void runToTheEnd(Runnable command) {
+		while (this.running) {
 			try {
 				command.run();
 				return;
 			}
 			catch (WakeupException ex) {
 				// run it again
+			}
+			catch (KafkaException ex) {
+				logger.warn("Event tail: " + ex.getMessage() + "; retrying");
+				try {
+					Thread.sleep(1000);
+				}
+				catch (InterruptedException interrupted) {
+					Thread.currentThread().interrupt();
+					return;
+				}
 			}
 		}
 	}

@@ -44,6 +44,8 @@ final class TopicHub implements EventTail.Listener {
 
 	private static final Log logger = LogFactory.getLog(TopicHub.class);
 
+	private static final java.time.Duration READY_TIMEOUT = java.time.Duration.ofSeconds(20);
+
 	private final Topic topic;
 
 	private final EventLog log;
@@ -230,20 +232,24 @@ final class TopicHub implements EventTail.Listener {
 	 * @return the frames, replay first, then live
 	 */
 	Flux<Frame> subscribe(SubscriptionMode mode, Cursor cursor, boolean earliest, Executor executor) {
+		Mono<Boolean> ready = this.ready.asMono()
+			.timeout(READY_TIMEOUT,
+					Mono.error(() -> new StreamgateException(ProblemType.SERVICE_UNAVAILABLE,
+							"The events of '" + this.topic.id()
+									+ "' cannot be followed now (is Kafka reachable?); retry shortly")
+						.withRetryAfter(java.time.Duration.ofSeconds(5))));
 		// The client has joined by the time it reads the retry line.
 		Flux<Frame> retry = Flux.just(Frame.retry(this.properties.retry().toMillis()));
 		if (earliest && this.topic.payloadType() == PayloadType.EVENT) {
-			return this.ready.asMono()
-				.then(this.log.start(this.topic))
+			return ready.then(this.log.start(this.topic))
 				.flatMapMany((start) -> Flux.concat(retry, join(mode, start, executor)));
 		}
 		if (earliest || cursor == null) {
-			return this.ready.asMono().thenMany(Flux.defer(() -> Flux.concat(retry, join(mode, null, executor))));
+			return ready.thenMany(Flux.defer(() -> Flux.concat(retry, join(mode, null, executor))));
 		}
 		// A cursor past the end of the log (a topic created again, a made-up id) is no
 		// position.
-		return this.ready.asMono()
-			.then(this.log.end(this.topic))
+		return ready.then(this.log.end(this.topic))
 			.flatMapMany((end) -> Flux.concat(retry,
 					end.reaches(cursor) ? join(mode, cursor, executor) : joinUnknown(mode, executor)));
 	}
