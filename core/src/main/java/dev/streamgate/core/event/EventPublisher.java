@@ -14,6 +14,7 @@ import jakarta.json.JsonValue;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import dev.streamgate.core.event.SnapshotStore.Checkpoint;
 import dev.streamgate.core.patch.JsonPatches;
@@ -154,8 +155,28 @@ public class EventPublisher {
 	}
 
 	private Mono<Publication> publishDocuments(Topic topic, Tracked tracked, List<JsonStructure> documents) {
+		// Diffing large documents is CPU work: keep it off the event loops.
+		return Mono.fromCallable(() -> changes(tracked.document().document(), documents))
+			.subscribeOn(Schedulers.parallel())
+			.flatMap((events) -> {
+				if (events.isEmpty()) {
+					String position = new EventPosition(0, tracked.document().offset(), 1).toString();
+					return Mono.just(new Publication(List.of(), false, position));
+				}
+				JsonStructure latest = documents.get(documents.size() - 1);
+				return this.log.append(topic, events).map((positions) -> {
+					long offset = positions.get(positions.size() - 1).offset();
+					Tracked next = tracked.advance(new SnapshotDocument(offset, latest), events.size());
+					this.documents.put(topic.id(), maybeCheckpoint(topic, next));
+					return new Publication(positions, true, last(positions));
+				});
+			});
+	}
+
+	/** The events that turn the current document into each of the new ones in turn. */
+	private static List<OutgoingEvent> changes(JsonStructure current, List<JsonStructure> documents) {
 		List<OutgoingEvent> events = new ArrayList<>();
-		JsonStructure previous = tracked.document().document();
+		JsonStructure previous = current;
 		for (JsonStructure next : documents) {
 			if (previous == null) {
 				events.add(new OutgoingEvent(EventType.SNAPSHOT, JsonPatches.write(next)));
@@ -168,17 +189,7 @@ public class EventPublisher {
 			}
 			previous = next;
 		}
-		if (events.isEmpty()) {
-			String position = new EventPosition(0, tracked.document().offset(), 1).toString();
-			return Mono.just(new Publication(List.of(), false, position));
-		}
-		JsonStructure latest = previous;
-		return this.log.append(topic, events).map((positions) -> {
-			long offset = positions.get(positions.size() - 1).offset();
-			Tracked next = tracked.advance(new SnapshotDocument(offset, latest), events.size());
-			this.documents.put(topic.id(), maybeCheckpoint(topic, next));
-			return new Publication(positions, true, last(positions));
-		});
+		return events;
 	}
 
 	private Tracked maybeCheckpoint(Topic topic, Tracked tracked) {

@@ -6,8 +6,11 @@ import java.util.Map;
 
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonConfig;
 import jakarta.json.JsonException;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonStructure;
 import jakarta.json.JsonValue;
 import jakarta.json.JsonWriter;
@@ -28,6 +31,18 @@ import tools.jackson.core.json.JsonFactory;
  */
 public final class JsonPatches {
 
+	/**
+	 * Longest arrays diffed by longest common subsequence; longer ones are diffed index
+	 * by index.
+	 */
+	static final int LCS_MAX_LENGTH = 1000;
+
+	/**
+	 * Most changed elements of a long array sent as separate operations rather than one
+	 * replace.
+	 */
+	static final int MAX_INDEX_CHANGES = 100;
+
 	private static final JsonReaderFactory READERS = Json
 		.createReaderFactory(Map.of(JsonConfig.KEY_STRATEGY, JsonConfig.KeyStrategy.NONE));
 
@@ -42,12 +57,91 @@ public final class JsonPatches {
 
 	/**
 	 * The patch that turns one document into another.
+	 * <p>
+	 * Objects are compared member by member. Arrays up to {@value #LCS_MAX_LENGTH}
+	 * elements are diffed by Parsson (a longest common subsequence, which finds
+	 * insertions and removals); its cost grows with the product of the lengths and its
+	 * recursion with their sum, so longer arrays are compared index by index, which stays
+	 * linear and suits values that change in place.
 	 * @param from the previous document
 	 * @param to the next document
 	 * @return the patch, an empty array when they are equal
 	 */
 	public static JsonArray diff(JsonStructure from, JsonStructure to) {
-		return Json.createDiff(from, to).toJsonArray();
+		JsonArrayBuilder patch = Json.createArrayBuilder();
+		diff(from, to, "", patch);
+		return patch.build();
+	}
+
+	private static void diff(JsonValue from, JsonValue to, String path, JsonArrayBuilder patch) {
+		if (from.equals(to)) {
+			return;
+		}
+		if (from instanceof JsonObject before && to instanceof JsonObject after) {
+			for (String key : before.keySet()) {
+				if (!after.containsKey(key)) {
+					patch.add(operation("remove", path + "/" + escape(key), null));
+				}
+			}
+			for (Map.Entry<String, JsonValue> member : after.entrySet()) {
+				String memberPath = path + "/" + escape(member.getKey());
+				JsonValue previous = before.get(member.getKey());
+				if (previous == null) {
+					patch.add(operation("add", memberPath, member.getValue()));
+				}
+				else {
+					diff(previous, member.getValue(), memberPath, patch);
+				}
+			}
+		}
+		else if (from instanceof JsonArray before && to instanceof JsonArray after) {
+			if (Math.max(before.size(), after.size()) <= LCS_MAX_LENGTH) {
+				for (JsonValue operation : Json.createDiff(before, after).toJsonArray()) {
+					JsonObject relative = operation.asJsonObject();
+					patch.add(Json.createObjectBuilder(relative).add("path", path + relative.getString("path")));
+				}
+			}
+			else {
+				diffByIndex(before, after, path, patch);
+			}
+		}
+		else {
+			patch.add(operation("replace", path, to));
+		}
+	}
+
+	private static void diffByIndex(JsonArray before, JsonArray after, String path, JsonArrayBuilder patch) {
+		int common = Math.min(before.size(), after.size());
+		int changes = Math.abs(before.size() - after.size());
+		for (int i = 0; i < common && changes <= MAX_INDEX_CHANGES; i++) {
+			if (!before.get(i).equals(after.get(i))) {
+				changes++;
+			}
+		}
+		if (changes > MAX_INDEX_CHANGES) {
+			// Each operation costs a copy of the array when applied: past a point, one
+			// replace is cheaper.
+			patch.add(operation("replace", path, after));
+			return;
+		}
+		for (int i = 0; i < common; i++) {
+			diff(before.get(i), after.get(i), path + "/" + i, patch);
+		}
+		for (int i = common; i < after.size(); i++) {
+			patch.add(operation("add", path + "/" + i, after.get(i)));
+		}
+		for (int i = before.size() - 1; i >= common; i--) {
+			patch.add(operation("remove", path + "/" + i, null));
+		}
+	}
+
+	private static JsonObjectBuilder operation(String op, String path, JsonValue value) {
+		JsonObjectBuilder operation = Json.createObjectBuilder().add("op", op).add("path", path);
+		return (value != null) ? operation.add("value", value) : operation;
+	}
+
+	private static String escape(String key) {
+		return key.replace("~", "~0").replace("/", "~1");
 	}
 
 	/**

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.flipkart.zjsonpatch.JsonPatch;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
+import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonStructure;
 import jakarta.json.JsonValue;
 import org.junit.jupiter.api.Test;
@@ -53,6 +54,56 @@ class JsonPatchesTests {
 				rebuiltByJackson = jackson(next);
 			}
 			previous = next;
+		}
+	}
+
+	@Test
+	void longArraysWithManyChangesAreReplacedWhole() {
+		JsonArrayBuilder before = Json.createArrayBuilder();
+		JsonArrayBuilder after = Json.createArrayBuilder();
+		for (int i = 0; i < 200_000; i++) {
+			before.add(i);
+			if (i % 5 != 0) {
+				after.add((i % 7 == 0) ? -i : i);
+			}
+		}
+		JsonStructure from = Json.createObjectBuilder().add("values", before).build();
+		JsonStructure to = Json.createObjectBuilder().add("values", after).add("n", 1).build();
+		JsonArray patch = JsonPatches.diff(from, to);
+		assertThat(JsonPatches.apply(from, patch)).isEqualTo(to);
+		assertThat(patch).hasSize(2);
+	}
+
+	@Test
+	void aFewChangesInALongArrayAreSentAsSeparateOperations() {
+		JsonArrayBuilder before = Json.createArrayBuilder();
+		JsonArrayBuilder after = Json.createArrayBuilder();
+		for (int i = 0; i < 50_000; i++) {
+			before.add(i);
+			after.add((i % 1000 == 0) ? -i : i);
+		}
+		after.add(50_000);
+		JsonStructure from = before.build();
+		JsonStructure to = after.build();
+		JsonArray patch = JsonPatches.diff(from, to);
+		// 49 replaced values (-0 is 0) and one added at the end
+		assertThat(patch).hasSize(50);
+		assertThat(JsonPatches.apply(from, patch)).isEqualTo(to);
+	}
+
+	@Test
+	void arraysAroundTheLengthLimitRebuildExactly() {
+		for (int length : new int[] { JsonPatches.LCS_MAX_LENGTH, JsonPatches.LCS_MAX_LENGTH + 1 }) {
+			JsonArrayBuilder before = Json.createArrayBuilder();
+			JsonArrayBuilder after = Json.createArrayBuilder();
+			for (int i = 0; i < length; i++) {
+				before.add(Json.createObjectBuilder().add("id", i).add("v", i));
+				after.add(Json.createObjectBuilder().add("id", i).add("v", (i % 3 == 0) ? i + 1 : i));
+			}
+			after.add(Json.createObjectBuilder().add("id", -1));
+			JsonStructure from = before.build();
+			JsonStructure to = after.build();
+			assertThat(JsonPatches.apply(from, JsonPatches.diff(from, to))).isEqualTo(to);
 		}
 	}
 
