@@ -108,7 +108,7 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 			this.consumer = kafkaConsumer;
 			while (this.running) {
 				try {
-					runCommands(kafkaConsumer);
+					runCommands();
 					if (kafkaConsumer.assignment().isEmpty()) {
 						Runnable next = this.commands.poll(1, TimeUnit.SECONDS);
 						if (next != null) {
@@ -136,7 +136,7 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 		}
 	}
 
-	private void runCommands(KafkaConsumer<String, byte[]> kafkaConsumer) {
+	private void runCommands() {
 		Runnable command;
 		while ((command = this.commands.poll()) != null) {
 			runToTheEnd(command);

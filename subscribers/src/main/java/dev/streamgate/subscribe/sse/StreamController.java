@@ -52,8 +52,6 @@ public class StreamController {
 
 	private final TopicHubs hubs;
 
-	private final Counter.Builder delivered;
-
 	private final Timer latency;
 
 	private final MeterRegistry meters;
@@ -62,9 +60,6 @@ public class StreamController {
 		this.topics = topics;
 		this.hubs = hubs;
 		this.meters = meters;
-		this.delivered = Counter.builder("streamgate.events.delivered")
-			.description("Events written to subscribers")
-			.tag("channel", "sse");
 		this.latency = Timer.builder("streamgate.delivery.latency")
 			.description("From publication (the Kafka record time) to the write to a subscriber")
 			.tag("channel", "sse")
@@ -100,7 +95,13 @@ public class StreamController {
 		// NGINX: pass each event through at once.
 		response.getHeaders().set("X-Accel-Buffering", "no");
 		DataBufferFactory buffers = response.bufferFactory();
-		Counter count = this.delivered.tag("topic", topicId).register(this.meters);
+		// A new builder each time: Micrometer's builders are mutable, so one shared
+		// across requests would race.
+		Counter count = Counter.builder("streamgate.events.delivered")
+			.description("Events written to subscribers")
+			.tag("channel", "sse")
+			.tag("topic", topicId)
+			.register(this.meters);
 		// writeWith flushes once the queue is drained: one flush for a burst, at once for
 		// a lone event.
 		return response.writeWith(
