@@ -4,8 +4,10 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -14,6 +16,7 @@ import io.netty.handler.ipfilter.IpFilterRuleType;
 import io.netty.handler.ipfilter.IpSubnetFilterRule;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
+import reactor.netty.http.client.HttpClient;
 
 /**
  * Refuses outgoing connections to addresses inside the operator's network (server-side
@@ -50,6 +53,34 @@ public class EgressGuard {
 					+ " is a loopback, private, link-local or metadata address; allow it with streamgate.egress.allowed-cidrs");
 		}
 		return Optional.empty();
+	}
+
+	/**
+	 * Applies the guard to every connection an HTTP client makes, redirects included:
+	 * resolved addresses that may not be reached are dropped, and a host left with none
+	 * fails with {@link EgressRefusedException} before any byte is sent.
+	 * @param client the client
+	 * @return the guarded client
+	 */
+	public HttpClient guard(HttpClient client) {
+		return client.resolvedAddressesSelector((config, resolved) -> {
+			List<SocketAddress> permitted = new ArrayList<>(resolved.size());
+			String reason = null;
+			for (SocketAddress address : resolved) {
+				Optional<String> refusal = (address instanceof InetSocketAddress inet && inet.getAddress() != null)
+						? refusal(inet.getAddress()) : Optional.empty();
+				if (refusal.isEmpty()) {
+					permitted.add(address);
+				}
+				else {
+					reason = refusal.get();
+				}
+			}
+			if (permitted.isEmpty() && reason != null) {
+				throw new EgressRefusedException(reason);
+			}
+			return permitted;
+		});
 	}
 
 	/**

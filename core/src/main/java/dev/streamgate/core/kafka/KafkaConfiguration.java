@@ -81,6 +81,11 @@ public class KafkaConfiguration {
 		return store;
 	}
 
+	@Bean
+	KafkaLeases leases(KafkaClients clients, KafkaTopicStore topicStore) {
+		return new KafkaLeases(clients);
+	}
+
 	@Bean(destroyMethod = "close")
 	KafkaHealthIndicator kafkaHealthIndicator(Admin kafkaAdmin, KafkaClients clients) {
 		return new KafkaHealthIndicator(kafkaAdmin, clients.bootstrapServers());

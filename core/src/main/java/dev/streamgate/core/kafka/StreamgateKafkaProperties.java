@@ -21,13 +21,16 @@ import org.springframework.validation.annotation.Validated;
  * fails
  * @param startupTimeout how long start-up waits for an unreachable Kafka before it gives
  * up
+ * @param leaseSessionTimeout how long a silent node keeps its leases (the topics it
+ * polls, the webhooks it delivers) before another node takes them over
  */
 @Validated
 @ConfigurationProperties("streamgate.kafka")
 public record StreamgateKafkaProperties(
 		@DefaultValue("streamgate.") @NotBlank @Pattern(regexp = "[a-zA-Z0-9._-]*") String topicPrefix,
 		@DefaultValue("12") @Min(1) int leasePartitions, @DefaultValue("7d") Duration attemptsRetention,
-		@DefaultValue("10s") Duration writeTimeout, @DefaultValue("60s") Duration startupTimeout) {
+		@DefaultValue("10s") Duration writeTimeout, @DefaultValue("60s") Duration startupTimeout,
+		@DefaultValue("10s") Duration leaseSessionTimeout) {
 
 	public String topicsTopic() {
 		return this.topicPrefix + "topics";

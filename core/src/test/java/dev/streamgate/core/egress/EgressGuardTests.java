@@ -8,9 +8,14 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.server.HttpServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class EgressGuardTests {
 
@@ -46,6 +51,38 @@ class EgressGuardTests {
 		assertThat(this.guard.check(URI.create("http://169.254.169.254/latest/meta-data")).block(Duration.ofSeconds(5)))
 			.isPresent();
 		assertThat(this.guard.check(URI.create("https://8.8.8.8/")).block(Duration.ofSeconds(5))).isEmpty();
+	}
+
+	@Test
+	void guardedClientsRefuseInternalAddressesAtConnectTimeRedirectsIncluded() {
+		DisposableServer server = HttpServer.create()
+			.host("127.0.0.1")
+			.port(0)
+			.route((routes) -> routes.get("/ok", (request, response) -> response.sendString(Mono.just("ok")))
+				.get("/away",
+						(request, response) -> response
+							.sendRedirect("http://127.0.0.2:" + request.hostAddress().getPort() + "/ok")))
+			.bindNow();
+		try {
+			String base = "http://127.0.0.1:" + server.port();
+			HttpClient refusing = this.guard.guard(HttpClient.create());
+			assertThatThrownBy(() -> get(refusing, base + "/ok")).isInstanceOf(EgressRefusedException.class)
+				.hasMessageContaining("127.0.0.1");
+			assertThatThrownBy(() -> get(refusing, "http://localhost:" + server.port() + "/ok"))
+				.isInstanceOf(EgressRefusedException.class);
+			HttpClient allowing = new EgressGuard(new EgressProperties(List.of("127.0.0.1/32")))
+				.guard(HttpClient.create().followRedirect(true));
+			assertThat(get(allowing, base + "/ok")).isEqualTo("ok");
+			assertThatThrownBy(() -> get(allowing, base + "/away")).isInstanceOf(EgressRefusedException.class)
+				.hasMessageContaining("127.0.0.2");
+		}
+		finally {
+			server.disposeNow();
+		}
+	}
+
+	private static String get(HttpClient client, String url) {
+		return client.get().uri(url).responseContent().aggregate().asString().block(Duration.ofSeconds(10));
 	}
 
 	@Test

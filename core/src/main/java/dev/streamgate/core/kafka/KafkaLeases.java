@@ -1,0 +1,198 @@
+package dev.streamgate.core.kafka;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.utils.Utils;
+
+import dev.streamgate.core.lease.Leases;
+
+/**
+ * Leases through Kafka's group membership: each group is a consumer group subscribed to
+ * the data-less {@code leases} topic, and a member owns the keys that hash to the
+ * partitions assigned to it. Kafka's coordinator does the failure detection and the
+ * handing over; the cooperative sticky assignor moves only what must move, and a member
+ * gives up a partition (its listener returns) before it is assigned elsewhere.
+ */
+final class KafkaLeases implements Leases {
+
+	private static final Log logger = LogFactory.getLog(KafkaLeases.class);
+
+	private static final Duration POLL = Duration.ofMillis(200);
+
+	private final KafkaClients clients;
+
+	private final String topic;
+
+	KafkaLeases(KafkaClients clients) {
+		this.clients = clients;
+		this.topic = clients.properties().topicPrefix() + "leases";
+	}
+
+	@Override
+	public Membership join(String group, Listener listener) {
+		KafkaMembership membership = new KafkaMembership(group, listener);
+		membership.start();
+		return membership;
+	}
+
+	private final class KafkaMembership implements Membership, ConsumerRebalanceListener {
+
+		private final String group;
+
+		private final Listener listener;
+
+		private final Thread thread;
+
+		private volatile Set<Integer> owned = Set.of();
+
+		private volatile int partitions = 1;
+
+		private volatile boolean running = true;
+
+		private volatile KafkaConsumer<byte[], byte[]> consumer;
+
+		KafkaMembership(String group, Listener listener) {
+			this.group = group;
+			this.listener = listener;
+			this.thread = new Thread(this::run, "streamgate-leases-" + group);
+			this.thread.setDaemon(true);
+		}
+
+		void start() {
+			this.thread.start();
+		}
+
+		@Override
+		public boolean owns(String key) {
+			Set<Integer> current = this.owned;
+			if (current.isEmpty()) {
+				return false;
+			}
+			int partition = Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % this.partitions;
+			return current.contains(partition);
+		}
+
+		private void run() {
+			Map<String, Object> config = KafkaLeases.this.clients.consumer("leases-" + this.group);
+			config.put(ConsumerConfig.GROUP_ID_CONFIG,
+					KafkaLeases.this.clients.properties().topicPrefix() + this.group);
+			int sessionMs = (int) KafkaLeases.this.clients.properties().leaseSessionTimeout().toMillis();
+			config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, sessionMs);
+			config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Math.max(500, sessionMs / 4));
+			config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+					List.of(CooperativeStickyAssignor.class.getName()));
+			while (this.running) {
+				try (KafkaConsumer<byte[], byte[]> member = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
+						new ByteArrayDeserializer())) {
+					this.consumer = member;
+					this.partitions = member.partitionsFor(KafkaLeases.this.topic).size();
+					member.subscribe(List.of(KafkaLeases.this.topic), this);
+					while (this.running) {
+						// The topic holds no data: polling only keeps the membership
+						// alive.
+						member.poll(POLL);
+					}
+				}
+				catch (WakeupException ex) {
+					// closing
+				}
+				catch (RuntimeException ex) {
+					if (this.running) {
+						logger.warn("Lease group " + this.group + ": " + ex.getMessage() + "; rejoining");
+						release(this.owned);
+						pause();
+					}
+				}
+			}
+			release(this.owned);
+		}
+
+		@Override
+		public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
+			if (assigned.isEmpty()) {
+				return;
+			}
+			Set<Integer> next = new HashSet<>(this.owned);
+			assigned.forEach((partition) -> next.add(partition.partition()));
+			change(next);
+		}
+
+		@Override
+		public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
+			Set<Integer> gone = new HashSet<>();
+			revoked.forEach((partition) -> gone.add(partition.partition()));
+			release(gone);
+		}
+
+		@Override
+		public void onPartitionsLost(Collection<TopicPartition> lost) {
+			onPartitionsRevoked(lost);
+		}
+
+		private void release(Set<Integer> gone) {
+			if (gone.isEmpty()) {
+				return;
+			}
+			Set<Integer> next = new HashSet<>(this.owned);
+			next.removeAll(gone);
+			change(next);
+		}
+
+		private void change(Set<Integer> next) {
+			if (next.equals(this.owned)) {
+				return;
+			}
+			this.owned = Set.copyOf(next);
+			logger.info("Lease group " + this.group + ": this node owns partitions " + new java.util.TreeSet<>(next)
+					+ " of " + this.partitions);
+			try {
+				this.listener.onChange();
+			}
+			catch (RuntimeException ex) {
+				logger.error("Lease group " + this.group + " listener failed", ex);
+			}
+		}
+
+		private void pause() {
+			try {
+				Thread.sleep(1000);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				this.running = false;
+			}
+		}
+
+		@Override
+		public void close() {
+			this.running = false;
+			KafkaConsumer<byte[], byte[]> current = this.consumer;
+			if (current != null) {
+				current.wakeup();
+			}
+			try {
+				this.thread.join(Duration.ofSeconds(10).toMillis());
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
+	}
+
+}

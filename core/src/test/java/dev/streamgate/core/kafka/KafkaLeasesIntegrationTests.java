@@ -1,0 +1,89 @@
+package dev.streamgate.core.kafka;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import dev.streamgate.core.lease.Leases.Membership;
+import dev.streamgate.support.TestKafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class KafkaLeasesIntegrationTests {
+
+	private static final List<String> KEYS = IntStream.range(0, 40).mapToObj((i) -> "topic-" + i).toList();
+
+	private final List<Membership> members = new CopyOnWriteArrayList<>();
+
+	private KafkaLeases leases;
+
+	private Admin admin;
+
+	@BeforeEach
+	void createLeasesTopic() {
+		KafkaClients clients = new KafkaClients(TestKafka.bootstrapServers(), Map.of(),
+				ConfigTopicsIntegrationTests.properties(TestKafka.uniquePrefix()));
+		this.admin = clients.admin();
+		new ConfigTopics(this.admin, clients).ensure();
+		this.leases = new KafkaLeases(clients);
+	}
+
+	@AfterEach
+	void leave() {
+		this.members.forEach(Membership::close);
+		this.admin.close();
+	}
+
+	private Membership join(String group, AtomicInteger changes) {
+		Membership member = this.leases.join(group, changes::incrementAndGet);
+		this.members.add(member);
+		return member;
+	}
+
+	private static long owned(Membership member) {
+		return KEYS.stream().filter(member::owns).count();
+	}
+
+	@Test
+	void aSingleMemberOwnsEveryKey() {
+		AtomicInteger changes = new AtomicInteger();
+		Membership member = join("pollers", changes);
+		await().atMost(Duration.ofSeconds(20)).until(() -> owned(member) == KEYS.size());
+		assertThat(changes).hasPositiveValue();
+	}
+
+	@Test
+	void twoMembersShareTheKeysWithoutOverlapAndTheSurvivorTakesAllWhenOneLeaves() {
+		Membership first = join("pollers", new AtomicInteger());
+		await().atMost(Duration.ofSeconds(20)).until(() -> owned(first) == KEYS.size());
+		AtomicInteger secondChanges = new AtomicInteger();
+		Membership second = join("pollers", secondChanges);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> owned(second) > 0 && owned(first) + owned(second) == KEYS.size());
+		for (String key : KEYS) {
+			assertThat(first.owns(key) && second.owns(key)).as("%s owned twice", key).isFalse();
+		}
+		assertThat(owned(first)).isPositive();
+		second.close();
+		await().atMost(Duration.ofSeconds(20)).until(() -> owned(first) == KEYS.size());
+		assertThat(owned(second)).isZero();
+	}
+
+	@Test
+	void groupsAreIndependent() {
+		Membership poller = join("pollers", new AtomicInteger());
+		Membership webhooks = join("webhooks", new AtomicInteger());
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> owned(poller) == KEYS.size() && owned(webhooks) == KEYS.size());
+	}
+
+}
