@@ -3,8 +3,10 @@ package dev.streamgate.admin;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -22,6 +24,8 @@ import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
 import dev.streamgate.core.topic.StoredTopic;
+import dev.streamgate.core.topic.PollerStatus;
+import dev.streamgate.core.topic.PollerStatus.LastPoll;
 import dev.streamgate.core.topic.SubscriberCounts;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicJson;
@@ -56,9 +60,12 @@ public class TopicController {
 
 	private final List<SubscriberCounts> subscriberCounts;
 
-	public TopicController(TopicAdmin admin, List<SubscriberCounts> subscriberCounts) {
+	private final List<PollerStatus> pollerStatus;
+
+	public TopicController(TopicAdmin admin, List<SubscriberCounts> subscriberCounts, List<PollerStatus> pollerStatus) {
 		this.admin = admin;
 		this.subscriberCounts = subscriberCounts;
+		this.pollerStatus = pollerStatus;
 	}
 
 	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -135,7 +142,12 @@ public class TopicController {
 	public Mono<TopicStatusDocument> status(@PathVariable String id) {
 		Map<String, Integer> subscribers = new TreeMap<>();
 		this.subscriberCounts.forEach((counts) -> subscribers.put(counts.channel(), counts.connected(id)));
-		return this.admin.status(id).map((events) -> new TopicStatusDocument(id, events, subscribers));
+		LastPoll lastPoll = this.pollerStatus.stream()
+			.map((status) -> status.lastPoll(id))
+			.flatMap(Optional::stream)
+			.findFirst()
+			.orElse(null);
+		return this.admin.status(id).map((events) -> new TopicStatusDocument(id, events, subscribers, lastPoll));
 	}
 
 	private static byte[] required(byte[] body) {
@@ -178,10 +190,15 @@ public class TopicController {
 	 * @param events where its events stand
 	 * @param subscribers connected subscribers per channel on the node that answers
 	 * (empty when it runs no subscriber role)
+	 * @param lastPoll the last poll of an http-poller topic, when the answering node
+	 * polls it
 	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record TopicStatusDocument(String id, EventLogStatus events,
 			@Schema(description = "connected subscribers per channel on the answering node",
-					example = "{\"sse\": 3}") Map<String, Integer> subscribers) {
+					example = "{\"sse\": 3}") Map<String, Integer> subscribers,
+			@Schema(description = "http-poller topics: the last poll, present when the answering node polls the topic "
+					+ "(exactly one node of the poller role does)") LastPoll lastPoll) {
 	}
 
 }

@@ -117,6 +117,20 @@ public final class GatewayProcess implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Kills the process with SIGKILL, as a crash or an OOM killer would, and waits for it
+	 * to end.
+	 */
+	public void kill() {
+		this.process.destroyForcibly();
+		try {
+			this.process.waitFor(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
 	@Override
 	public void close() {
 		if (this.process.isAlive()) {

@@ -85,6 +85,48 @@ public class EventPublisher {
 	}
 
 	/**
+	 * Publishes one whole document to a snapshot topic: a snapshot when it has none yet,
+	 * the patch from the current document otherwise, nothing when it did not change.
+	 * @param topic a snapshot topic
+	 * @param document the new document
+	 * @return what was appended
+	 */
+	public Mono<Publication> publishDocument(Topic topic, JsonStructure document) {
+		return this.serial.run(topic.id(),
+				() -> current(topic).flatMap((tracked) -> publishDocuments(topic, tracked, List.of(document))));
+	}
+
+	/**
+	 * Appends an {@code error} event: the topic's publisher failed. Subscribers receive
+	 * it in order with the other events; a snapshot topic's document does not change.
+	 * @param topic the topic
+	 * @param problem the problem JSON
+	 * @return where it was appended
+	 */
+	public Mono<Publication> publishError(Topic topic, byte[] problem) {
+		Mono<Publication> append = this.log.append(topic, List.of(new OutgoingEvent(EventType.ERROR, problem)))
+			.map((positions) -> new Publication(positions, true, last(positions)));
+		return (topic.payloadType() == PayloadType.EVENT) ? append : this.serial.run(topic.id(), () -> append);
+	}
+
+	/**
+	 * The newest {@code event} record of an event topic, across its partitions.
+	 * @param topic an event topic
+	 * @return the event, or empty when the topic has none
+	 */
+	public Mono<Event> lastEvent(Topic topic) {
+		return this.log.end(topic).flatMapMany((end) -> {
+			long[] before = new long[end.partitions()];
+			for (int partition = 0; partition < before.length; partition++) {
+				before[partition] = Math.max(-1, end.last(partition) - 1);
+			}
+			return this.log.read(topic, Cursor.of(before), end);
+		})
+			.filter((event) -> event.type() == EventType.EVENT)
+			.reduce((a, b) -> a.publishedAt().isAfter(b.publishedAt()) ? a : b);
+	}
+
+	/**
 	 * The current document of a snapshot topic, rebuilt from its checkpoint and the
 	 * events after it.
 	 * @param topic the topic

@@ -1,0 +1,269 @@
+package dev.streamgate.publish.poller;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.json.Json;
+import jakarta.json.JsonStructure;
+import jakarta.json.JsonValue;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.streamgate.core.event.EventPublisher;
+import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.core.topic.PayloadType;
+import dev.streamgate.core.topic.PollerStatus.LastPoll;
+import dev.streamgate.core.topic.Publisher;
+import dev.streamgate.core.topic.PublisherType;
+import dev.streamgate.core.topic.StoredTopic;
+import dev.streamgate.core.topic.Topic;
+import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.publish.poller.SourceClient.Fetch;
+import dev.streamgate.publish.poller.SourceClient.Validators;
+
+/**
+ * Polls one topic's source while this node owns the topic: fetch, take the payload,
+ * publish what changed, wait for the rest of the period, again. The definition is read
+ * afresh for every poll, so a changed URL, period or header applies at the next one.
+ * <p>
+ * A failed poll becomes one {@code error} event when the failure starts or changes kind,
+ * not one per poll; polling goes on at the normal period and the next document is
+ * published as usual.
+ */
+final class Poller {
+
+	private static final Log logger = LogFactory.getLog(Poller.class);
+
+	private static final JsonMapper PROBLEM_JSON = JsonMapper.builder().build();
+
+	private final String topicId;
+
+	private final TopicStore topics;
+
+	private final SourceClient client;
+
+	private final EventPublisher publisher;
+
+	private final MeterRegistry meters;
+
+	private final Clock clock;
+
+	private final Timer pollTimer;
+
+	private final Counter bytesFetched;
+
+	private final Counter changesPublished;
+
+	private Disposable loop;
+
+	private volatile LastPoll lastPoll;
+
+	/** The validators of the last published answer, and what they are valid for. */
+	private Validators validators = Validators.NONE;
+
+	private Publisher validatorsFor;
+
+	/** The kind of the failure that was last published, null while polls succeed. */
+	private SourceFailure.Kind failing;
+
+	/** Event topics: the last published payload, to publish only changes. */
+	private JsonValue lastEvent;
+
+	private boolean lastEventLoaded;
+
+	Poller(String topicId, TopicStore topics, SourceClient client, EventPublisher publisher, MeterRegistry meters,
+			Clock clock) {
+		this.topicId = topicId;
+		this.topics = topics;
+		this.client = client;
+		this.publisher = publisher;
+		this.meters = meters;
+		this.clock = clock;
+		this.pollTimer = Timer.builder("streamgate.poller.poll.duration")
+			.description("Time a poll takes, retries and publishing included")
+			.tag("topic", topicId)
+			.publishPercentileHistogram()
+			.register(meters);
+		this.bytesFetched = Counter.builder("streamgate.poller.fetched")
+			.description("Bytes of source answers fetched")
+			.baseUnit("bytes")
+			.tag("topic", topicId)
+			.register(meters);
+		this.changesPublished = Counter.builder("streamgate.poller.changes")
+			.description("Changed documents published")
+			.tag("topic", topicId)
+			.register(meters);
+	}
+
+	synchronized void start() {
+		if (this.loop == null) {
+			logger.info("Polling topic " + this.topicId);
+			this.loop = Mono.defer(this::pollOnce).flatMap(this::waitForNextPoll).repeat().subscribe();
+		}
+	}
+
+	synchronized void stop() {
+		if (this.loop != null) {
+			this.loop.dispose();
+			this.loop = null;
+			logger.info("Stopped polling topic " + this.topicId);
+		}
+	}
+
+	LastPoll lastPoll() {
+		return this.lastPoll;
+	}
+
+	private Mono<Long> waitForNextPoll(Instant started) {
+		Duration period = this.topics.get(this.topicId)
+			.map((stored) -> stored.topic().publisher().pollingPeriod())
+			.orElse(Duration.ofSeconds(1));
+		Duration elapsed = Duration.between(started, this.clock.instant());
+		Duration delay = period.minus(elapsed);
+		return Mono.delay(delay.isNegative() ? Duration.ZERO : delay);
+	}
+
+	/** One poll; never fails, it returns when it started. */
+	private Mono<Instant> pollOnce() {
+		Instant started = this.clock.instant();
+		Topic topic = this.topics.get(this.topicId).map(StoredTopic::topic).orElse(null);
+		if (topic == null || topic.publisher().type() != PublisherType.HTTP_POLLER) {
+			// deleted or changed to http-post: the pollers stop this one
+			return Mono.just(started);
+		}
+		Publisher source = topic.publisher();
+		Validators sent = Objects.equals(this.validatorsFor, source) ? this.validators : Validators.NONE;
+		long startNanos = System.nanoTime();
+		return this.client.fetch(source, sent)
+			.flatMap((fetch) -> fetch.notModified() ? Mono.just(Result.NOT_MODIFIED) : publish(topic, fetch))
+			.doOnNext((result) -> recovered(topic))
+			.onErrorResume(SourceFailure.class, (failure) -> failed(topic, failure))
+			.onErrorResume((ex) -> {
+				// Kafka did not take the publication: the validators are kept, so the
+				// next
+				// poll fetches the document again.
+				logger.warn("Poll of " + this.topicId + " not published: " + ex.getMessage());
+				return Mono.just(new Result("failed", "not published: " + ex.getMessage()));
+			})
+			.map((result) -> {
+				Duration took = Duration.ofNanos(System.nanoTime() - startNanos);
+				this.pollTimer.record(took);
+				Counter.builder("streamgate.poller.polls")
+					.description("Polls by outcome")
+					.tag("topic", this.topicId)
+					.tag("outcome", result.outcome())
+					.register(this.meters)
+					.increment();
+				this.lastPoll = new LastPoll(started, result.outcome(), took, result.detail());
+				return started;
+			});
+	}
+
+	private Mono<Result> publish(Topic topic, Fetch fetch) {
+		this.bytesFetched.increment(fetch.body().length);
+		// Parsing and diffing large documents is CPU work: keep it off the event loops.
+		return Mono.fromCallable(() -> payload(topic, fetch.body()))
+			.subscribeOn(Schedulers.parallel())
+			.flatMap((payload) -> (topic.payloadType() == PayloadType.SNAPSHOT)
+					? this.publisher.publishDocument(topic, (JsonStructure) payload)
+						.map(EventPublisher.Publication::changed)
+					: publishEvent(topic, payload))
+			.map((changed) -> {
+				this.validators = fetch.validators();
+				this.validatorsFor = topic.publisher();
+				if (changed) {
+					this.changesPublished.increment();
+				}
+				return changed ? Result.CHANGED : Result.UNCHANGED;
+			});
+	}
+
+	private Mono<Boolean> publishEvent(Topic topic, JsonValue payload) {
+		Mono<JsonValue> last = this.lastEventLoaded ? Mono.justOrEmpty(this.lastEvent)
+				: this.publisher.lastEvent(topic).map((event) -> (JsonValue) JsonPatches.read(event.data()));
+		return last.map((previous) -> !previous.equals(payload)).defaultIfEmpty(true).flatMap((changed) -> {
+			this.lastEventLoaded = true;
+			if (!changed) {
+				return Mono.just(false);
+			}
+			return this.publisher.publish(topic, List.of(JsonPatches.write(payload))).map((publication) -> {
+				this.lastEvent = payload;
+				return true;
+			});
+		});
+	}
+
+	/** The part of the answer the topic publishes. */
+	private static JsonValue payload(Topic topic, byte[] body) {
+		JsonValue answer;
+		try {
+			answer = JsonPatches.read(body);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new SourceFailure(SourceFailure.Kind.NOT_JSON, "The answer (" + body.length
+					+ " bytes) is not valid JSON: " + ((ex.getMessage() != null) ? ex.getMessage() : "unreadable"));
+		}
+		String pointer = topic.publisher().payloadPointer();
+		JsonValue payload = answer;
+		if (!pointer.isEmpty()) {
+			if (!(answer instanceof JsonStructure structure) || !Json.createPointer(pointer).containsValue(structure)) {
+				throw new SourceFailure(SourceFailure.Kind.NO_PAYLOAD,
+						"The answer has no value at payloadPointer " + pointer);
+			}
+			payload = Json.createPointer(pointer).getValue(structure);
+		}
+		if (topic.payloadType() == PayloadType.SNAPSHOT && !(payload instanceof JsonStructure)) {
+			throw new SourceFailure(SourceFailure.Kind.NOT_A_DOCUMENT,
+					"The payload is a " + payload.getValueType().name().toLowerCase() + ", not an object or array");
+		}
+		return payload;
+	}
+
+	private void recovered(Topic topic) {
+		if (this.failing != null) {
+			logger.info("Source of " + topic.id() + " answers again after " + this.failing.slug());
+			this.failing = null;
+		}
+	}
+
+	private Mono<Result> failed(Topic topic, SourceFailure failure) {
+		Result result = new Result("failed", failure.getMessage());
+		if (failure.kind() == this.failing) {
+			return Mono.just(result);
+		}
+		logger.warn("Poll of " + topic.id() + " failed after " + failure.attempts() + " attempt(s): "
+				+ failure.getMessage());
+		byte[] problem = PROBLEM_JSON.writeValueAsBytes(failure.problem(topic.id(), topic.publisher().url()));
+		return this.publisher.publishError(topic, problem).map((publication) -> {
+			this.failing = failure.kind();
+			return result;
+		});
+	}
+
+	/**
+	 * How a poll ended.
+	 *
+	 * @param outcome the outcome, a metric tag
+	 * @param detail what failed, or {@code null}
+	 */
+	private record Result(String outcome, String detail) {
+
+		static final Result CHANGED = new Result("changed", null);
+
+		static final Result UNCHANGED = new Result("unchanged", null);
+
+		static final Result NOT_MODIFIED = new Result("not-modified", null);
+
+	}
+
+}

@@ -1,0 +1,35 @@
+package dev.streamgate.publish.poller;
+
+import java.util.UUID;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.streamgate.core.egress.EgressGuard;
+import dev.streamgate.core.event.EventPublisher;
+import dev.streamgate.core.lease.Leases;
+import dev.streamgate.core.role.ConditionalOnRole;
+import dev.streamgate.core.role.Role;
+import dev.streamgate.core.topic.TopicStore;
+
+/**
+ * Wires the poller role.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnRole(Role.POLLER)
+@EnableConfigurationProperties(PollerProperties.class)
+public class PollerConfiguration {
+
+	@Bean
+	Pollers pollers(TopicStore topicStore, Leases leases, EgressGuard egressGuard, EventPublisher eventPublisher,
+			PollerProperties properties, MeterRegistry meters) {
+		// Sources see which node polls them, which makes double polling visible in their
+		// logs.
+		String userAgent = "streamgate-poller/1 (node " + UUID.randomUUID().toString().substring(0, 8) + ")";
+		SourceClient client = new SourceClient(egressGuard, properties, userAgent);
+		return new Pollers(topicStore, leases, client, eventPublisher, meters);
+	}
+
+}

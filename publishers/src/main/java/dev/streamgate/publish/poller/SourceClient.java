@@ -1,0 +1,215 @@
+package dev.streamgate.publish.poller;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.UnknownHostException;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import javax.net.ssl.SSLException;
+
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ConnectTimeoutException;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.ssl.SslHandshakeTimeoutException;
+import io.netty.handler.timeout.ReadTimeoutException;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+import reactor.util.retry.Retry;
+
+import dev.streamgate.core.egress.EgressGuard;
+import dev.streamgate.core.egress.EgressRefusedException;
+import dev.streamgate.core.topic.Publisher;
+
+/**
+ * Fetches a poller's source: one GET with the topic's headers and conditional-request
+ * validators, its timeout, a bounded body, redirects followed a few times, and retries
+ * with exponential backoff on the configured statuses and on transport failures. Every
+ * failure is a {@link SourceFailure} that says what went wrong.
+ */
+final class SourceClient {
+
+	private final HttpClient http;
+
+	private final PollerProperties properties;
+
+	private final String userAgent;
+
+	SourceClient(EgressGuard guard, PollerProperties properties, String userAgent) {
+		this.properties = properties;
+		this.userAgent = userAgent;
+		ConnectionProvider pool = ConnectionProvider.builder("streamgate-poller")
+			.maxConnections(properties.maxConnections())
+			.maxIdleTime(java.time.Duration.ofSeconds(30))
+			.build();
+		int maxRedirects = properties.maxRedirects();
+		// Every connection, redirects included, is checked by the egress guard after DNS.
+		this.http = guard.guard(HttpClient.create(pool)
+			.compress(true)
+			.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) properties.connectTimeout().toMillis())
+			.followRedirect((request, response) -> isRedirect(response.status().code())
+					&& request.redirectedFrom().length < maxRedirects));
+	}
+
+	/**
+	 * One poll, retries included.
+	 * @param publisher the topic's publisher
+	 * @param validators the validators of the last answer, for a conditional request
+	 * @return the answer
+	 */
+	Mono<Fetch> fetch(Publisher publisher, Validators validators) {
+		AtomicInteger attempts = new AtomicInteger();
+		Publisher.Retry retry = publisher.retry();
+		Mono<Fetch> attempt = Mono.defer(() -> {
+			attempts.incrementAndGet();
+			return once(publisher, validators);
+		})
+			.timeout(publisher.timeout(),
+					Mono.error(() -> new SourceFailure(SourceFailure.Kind.TIMEOUT,
+							"No complete answer within " + publisher.timeout())))
+			.onErrorMap((ex) -> !(ex instanceof SourceFailure), SourceClient::classify);
+		return attempt
+			.retryWhen(Retry.backoff(retry.maxAttempts() - 1, retry.initialBackoff())
+				.maxBackoff(retry.maxBackoff())
+				.jitter(0.2)
+				.filter((ex) -> retryable(ex, retry))
+				.onRetryExhaustedThrow((spec, signal) -> signal.failure()))
+			.onErrorMap(SourceFailure.class, (failure) -> failure.afterAttempts(attempts.get()));
+	}
+
+	private Mono<Fetch> once(Publisher publisher, Validators validators) {
+		long maxBody = this.properties.maxBody().toBytes();
+		return this.http.headers((headers) -> {
+			headers.set(HttpHeaderNames.USER_AGENT, this.userAgent);
+			headers.set(HttpHeaderNames.ACCEPT, "application/json");
+			publisher.headers().forEach(headers::set);
+			validators.addTo(headers);
+		}).responseTimeout(publisher.timeout()).get().uri(publisher.url()).response((response, body) -> {
+			int status = response.status().code();
+			if (status == 304 && validators.isPresent()) {
+				return body.then(Mono.just(Fetch.NOT_MODIFIED));
+			}
+			if (isRedirect(status)) {
+				return Mono
+					.error(new SourceFailure(SourceFailure.Kind.REDIRECTS,
+							"Still redirected (" + status + ") after " + response.redirectedFrom().length
+									+ " redirects; at most " + this.properties.maxRedirects() + " are followed",
+							status));
+			}
+			if (status < 200 || status > 299) {
+				return Mono.error(new SourceFailure(SourceFailure.Kind.STATUS,
+						"The source answered " + status + " " + response.status().reasonPhrase(), status));
+			}
+			long declared = response.responseHeaders().getInt(HttpHeaderNames.CONTENT_LENGTH, -1);
+			if (declared > maxBody) {
+				return Mono.error(tooLarge(declared + " bytes", maxBody));
+			}
+			ByteArrayOutputStream collected = new ByteArrayOutputStream();
+			return body.asByteArray().<byte[]>handle((chunk, sink) -> {
+				if (collected.size() + chunk.length > maxBody) {
+					sink.error(tooLarge("more than " + maxBody + " bytes", maxBody));
+					return;
+				}
+				collected.writeBytes(chunk);
+			})
+				.then(Mono
+					.fromSupplier(() -> new Fetch(collected.toByteArray(), validators(response.responseHeaders()))));
+		}).single();
+	}
+
+	private static SourceFailure tooLarge(String size, long maxBody) {
+		return new SourceFailure(SourceFailure.Kind.TOO_LARGE,
+				"The answer has " + size + "; streamgate.poller.max-body allows " + maxBody);
+	}
+
+	private static Validators validators(HttpHeaders headers) {
+		return new Validators(headers.get(HttpHeaderNames.ETAG), headers.get(HttpHeaderNames.LAST_MODIFIED));
+	}
+
+	private static boolean isRedirect(int status) {
+		return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+	}
+
+	private static boolean retryable(Throwable ex, Publisher.Retry retry) {
+		if (!(ex instanceof SourceFailure failure)) {
+			return false;
+		}
+		return switch (failure.kind()) {
+			case STATUS -> retry.onStatus().contains(failure.sourceStatus());
+			case TIMEOUT, UNREACHABLE -> true;
+			default -> false;
+		};
+	}
+
+	/** What a transport exception means for the topic's subscribers. */
+	static SourceFailure classify(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof EgressRefusedException) {
+				return new SourceFailure(SourceFailure.Kind.REFUSED, cause.getMessage());
+			}
+			if (cause instanceof SSLException || cause instanceof SslHandshakeTimeoutException) {
+				return new SourceFailure(SourceFailure.Kind.TLS, "TLS failed: " + cause.getMessage());
+			}
+			if (cause instanceof ReadTimeoutException || cause instanceof ConnectTimeoutException
+					|| cause instanceof TimeoutException) {
+				return new SourceFailure(SourceFailure.Kind.TIMEOUT, "Timed out: " + describe(cause));
+			}
+			if (cause instanceof UnknownHostException) {
+				return new SourceFailure(SourceFailure.Kind.UNREACHABLE, "Unknown host: " + cause.getMessage());
+			}
+		}
+		Throwable root = ex;
+		while (root.getCause() != null && !(root instanceof IOException)) {
+			root = root.getCause();
+		}
+		return new SourceFailure(SourceFailure.Kind.UNREACHABLE, describe(root), ex);
+	}
+
+	private static String describe(Throwable ex) {
+		return (ex.getMessage() != null) ? ex.getMessage() : ex.getClass().getSimpleName();
+	}
+
+	/**
+	 * A source's answer.
+	 *
+	 * @param body the body, or {@code null} when not modified
+	 * @param validators its validators
+	 */
+	record Fetch(byte[] body, Validators validators) {
+
+		static final Fetch NOT_MODIFIED = new Fetch(null, Validators.NONE);
+
+		boolean notModified() {
+			return this.body == null;
+		}
+
+	}
+
+	/**
+	 * The validators of an answer, sent back to ask for a 304 when nothing changed.
+	 *
+	 * @param etag the {@code ETag}
+	 * @param lastModified the {@code Last-Modified}
+	 */
+	record Validators(String etag, String lastModified) {
+
+		static final Validators NONE = new Validators(null, null);
+
+		boolean isPresent() {
+			return this.etag != null || this.lastModified != null;
+		}
+
+		void addTo(HttpHeaders headers) {
+			if (this.etag != null) {
+				headers.set(HttpHeaderNames.IF_NONE_MATCH, this.etag);
+			}
+			if (this.lastModified != null) {
+				headers.set(HttpHeaderNames.IF_MODIFIED_SINCE, this.lastModified);
+			}
+		}
+
+	}
+
+}
