@@ -10,6 +10,7 @@ import java.util.Set;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
@@ -33,6 +34,8 @@ final class KafkaLeases implements Leases {
 	private static final Log logger = LogFactory.getLog(KafkaLeases.class);
 
 	private static final Duration POLL = Duration.ofMillis(200);
+
+	private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(3);
 
 	private final KafkaClients clients;
 
@@ -97,9 +100,10 @@ final class KafkaLeases implements Leases {
 			config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
 					List.of(CooperativeStickyAssignor.class.getName()));
 			while (this.running) {
-				try (KafkaConsumer<byte[], byte[]> member = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
-						new ByteArrayDeserializer())) {
-					this.consumer = member;
+				KafkaConsumer<byte[], byte[]> member = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
+						new ByteArrayDeserializer());
+				this.consumer = member;
+				try {
 					this.partitions = member.partitionsFor(KafkaLeases.this.topic).size();
 					member.subscribe(List.of(KafkaLeases.this.topic), this);
 					while (this.running) {
@@ -116,6 +120,17 @@ final class KafkaLeases implements Leases {
 						logger.warn("Lease group " + this.group + ": " + ex.getMessage() + "; rejoining");
 						release(this.owned);
 						pause();
+					}
+				}
+				finally {
+					// Leave the group so that the others take over at once, but do not
+					// hold
+					// up a shutdown for a rebalance in progress.
+					try {
+						member.close(CloseOptions.timeout(CLOSE_TIMEOUT));
+					}
+					catch (RuntimeException ex) {
+						logger.debug("Lease group " + this.group + " left uncleanly: " + ex.getMessage());
 					}
 				}
 			}

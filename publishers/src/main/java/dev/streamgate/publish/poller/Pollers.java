@@ -74,15 +74,21 @@ public class Pollers implements SmartLifecycle, PollerStatus {
 	}
 
 	@Override
-	public synchronized void stop() {
-		if (this.changes != null) {
-			this.changes.dispose();
-		}
-		this.running.values().forEach((poller) -> poller.poller().stop());
-		this.running.clear();
-		if (this.membership != null) {
-			this.membership.close();
+	public void stop() {
+		Leases.Membership leaving;
+		synchronized (this) {
+			if (this.changes != null) {
+				this.changes.dispose();
+			}
+			leaving = this.membership;
 			this.membership = null;
+			this.running.values().forEach((poller) -> poller.poller().stop());
+			this.running.clear();
+		}
+		// Outside the lock: leaving may call reconcile() on the group's thread, which
+		// needs it.
+		if (leaving != null) {
+			leaving.close();
 		}
 	}
 
