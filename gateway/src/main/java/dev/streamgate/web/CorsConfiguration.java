@@ -6,7 +6,6 @@ import java.util.List;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.web.cors.reactive.CorsWebFilter;
 import org.springframework.web.cors.reactive.UrlBasedCorsConfigurationSource;
 
 /**
@@ -17,8 +16,14 @@ import org.springframework.web.cors.reactive.UrlBasedCorsConfigurationSource;
 @EnableConfigurationProperties(CorsProperties.class)
 public class CorsConfiguration {
 
+	/**
+	 * The CORS rules, applied by the security filter chain so that even a 401 or 403
+	 * carries them and a browser can read it.
+	 * @param properties the allowed origins
+	 * @return the rules per path
+	 */
 	@Bean
-	CorsWebFilter corsWebFilter(CorsProperties properties) {
+	public UrlBasedCorsConfigurationSource corsConfigurationSource(CorsProperties properties) {
 		org.springframework.web.cors.CorsConfiguration cors = new org.springframework.web.cors.CorsConfiguration();
 		boolean any = properties.allowedOrigins().contains("*");
 		if (any) {
@@ -36,7 +41,7 @@ public class CorsConfiguration {
 		cors.setMaxAge(Duration.ofHours(1));
 		UrlBasedCorsConfigurationSource source = new UrlBasedCorsConfigurationSource();
 		source.registerCorsConfiguration("/api/**", cors);
-		return new CorsWebFilter(source);
+		return source;
 	}
 
 }

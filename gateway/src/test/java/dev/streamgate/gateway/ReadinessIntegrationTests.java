@@ -26,7 +26,7 @@ class ReadinessIntegrationTests {
 		try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(this.brokerDir, 0);
 				RunningGateway gateway = RunningGateway.start("--server.port=0",
 						"--spring.kafka.bootstrap-servers=" + broker.bootstrapServers(),
-						"--streamgate.kafka.write-timeout=3s")) {
+						"--streamgate.kafka.write-timeout=3s", "--streamgate.security.enabled=false")) {
 			await().atMost(Duration.ofSeconds(15)).until(() -> gateway.readinessStatus() == 200);
 			gateway.client()
 				.post()

@@ -3,6 +3,8 @@ package dev.streamgate.gateway;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,10 +37,16 @@ class StandaloneIntegrationTests {
 	void standaloneGatewayKeepsItsTopicsAcrossARestartAndLogsJsonOnRequest() {
 		Path firstLog = this.work.resolve("first.log");
 		String etag;
+		String firstToken;
 		try (GatewayProcess gateway = startStandalone(firstLog)) {
+			// Secure by default: no key configured, so a random one and a logged admin
+			// token.
+			gateway.client().get().uri("/api/v1/topics").exchange().expectStatus().isUnauthorized();
+			firstToken = devToken(gateway);
 			etag = gateway.client()
 				.post()
 				.uri("/api/v1/topics")
+				.headers((headers) -> headers.setBearerAuth(firstToken))
 				.contentType(MediaType.APPLICATION_JSON)
 				.bodyValue("{\"id\":\"kept\",\"name\":\"Kept across restarts\"}")
 				.exchange()
@@ -57,9 +65,19 @@ class StandaloneIntegrationTests {
 
 		Path secondLog = this.work.resolve("second.log");
 		try (GatewayProcess gateway = startStandalone(secondLog, "--logging.structured.format.console=ecs")) {
+			// A new run has a new key: the last run's token is refused.
 			gateway.client()
 				.get()
 				.uri("/api/v1/topics/kept")
+				.headers((headers) -> headers.setBearerAuth(firstToken))
+				.exchange()
+				.expectStatus()
+				.isUnauthorized();
+			String token = devToken(gateway);
+			gateway.client()
+				.get()
+				.uri("/api/v1/topics/kept")
+				.headers((headers) -> headers.setBearerAuth(token))
 				.exchange()
 				.expectStatus()
 				.isOk()
@@ -74,6 +92,19 @@ class StandaloneIntegrationTests {
 				assertThat(line.get("log").get("level").asString()).isEqualTo("INFO");
 			});
 		}
+	}
+
+	/** The admin token a gateway without a configured key logs at start-up. */
+	private static String devToken(GatewayProcess gateway) {
+		Pattern jwt = Pattern.compile("(eyJ[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+)");
+		List<String> tokens = gateway.outputLines()
+			.stream()
+			.map(jwt::matcher)
+			.filter(Matcher::find)
+			.map((matcher) -> matcher.group(1))
+			.toList();
+		assertThat(tokens).as("one logged admin token").hasSize(1);
+		return tokens.get(0);
 	}
 
 	private static List<JsonNode> jsonLines(List<String> lines) {

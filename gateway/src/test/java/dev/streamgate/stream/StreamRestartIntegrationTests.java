@@ -36,7 +36,8 @@ class StreamRestartIntegrationTests {
 	private GatewayProcess start(String log) {
 		return GatewayProcess.startReady(this.work.resolve(log),
 				"--streamgate.embedded-kafka.data-dir=" + this.work.resolve("kafka"),
-				"--streamgate.embedded-kafka.port=0", "--streamgate.snapshots.checkpoint-every=2");
+				"--streamgate.embedded-kafka.port=0", "--streamgate.snapshots.checkpoint-every=2",
+				"--streamgate.security.enabled=false");
 	}
 
 	private static void post(GatewayProcess gateway, String path, MediaType type, String body, int status) {

@@ -3,7 +3,8 @@ package dev.streamgate.support;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
- * Points a gateway under test at the shared test broker, with Kafka topics of its own.
+ * Points a gateway under test at the shared test broker, with Kafka topics of its own,
+ * and security off: tests of other features need no tokens.
  */
 public final class GatewayKafka {
 
@@ -18,6 +19,8 @@ public final class GatewayKafka {
 		String prefix = TestKafka.uniquePrefix();
 		registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
 		registry.add("streamgate.kafka.topic-prefix", () -> prefix);
+		// These tests are about other things; SecurityIntegrationTests covers tokens.
+		registry.add("streamgate.security.enabled", () -> "false");
 	}
 
 	/**
@@ -27,7 +30,7 @@ public final class GatewayKafka {
 	 */
 	public static String[] arguments(String prefix) {
 		return new String[] { "--server.port=0", "--spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers(),
-				"--streamgate.kafka.topic-prefix=" + prefix };
+				"--streamgate.kafka.topic-prefix=" + prefix, "--streamgate.security.enabled=false" };
 	}
 
 }

@@ -1,6 +1,8 @@
 package dev.streamgate.subscribe.sse;
 
+import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
@@ -24,10 +26,12 @@ import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
 
 import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
@@ -36,6 +40,7 @@ import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.web.ProblemResponses;
+import dev.streamgate.core.web.RequestAttributes;
 
 /**
  * Server-Sent Events streams: {@code GET /api/v1/stream/{topicId}}.
@@ -56,7 +61,10 @@ public class StreamController {
 
 	private final MeterRegistry meters;
 
-	StreamController(TopicStore topics, TopicHubs hubs, MeterRegistry meters) {
+	private final StreamLimits limits;
+
+	StreamController(TopicStore topics, TopicHubs hubs, MeterRegistry meters, SseProperties properties) {
+		this.limits = new StreamLimits(properties.maxStreams(), properties.maxStreamsPerClient());
 		this.topics = topics;
 		this.hubs = hubs;
 		this.meters = meters;
@@ -75,7 +83,7 @@ public class StreamController {
 					+ "The stream starts with a retry line and sends a heartbeat comment every streamgate.sse.heartbeat.")
 	@ApiResponse(responseCode = "200", description = "The stream",
 			content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string")))
-	@ProblemResponses({ 400, 404, 406, 503 })
+	@ProblemResponses({ 400, 401, 403, 404, 406, 429, 503 })
 	public Mono<Void> stream(@PathVariable String topicId, @Parameter(
 			description = "snapshot-patch, snapshot-only or event; default: the topic's default mode") @RequestParam(
 					required = false) String mode,
@@ -89,6 +97,8 @@ public class StreamController {
 		String resume = (lastEventIdHeader != null && !lastEventIdHeader.isBlank()) ? lastEventIdHeader : lastEventId;
 		boolean earliest = "earliest".equals(resume);
 		Cursor cursor = (resume == null || resume.isBlank() || earliest) ? null : cursor(resume, topic);
+		String client = clientAddress(exchange);
+		this.limits.acquire(client);
 		ServerHttpResponse response = exchange.getResponse();
 		response.getHeaders().setContentType(MediaType.TEXT_EVENT_STREAM);
 		response.getHeaders().setCacheControl("no-cache");
@@ -104,15 +114,34 @@ public class StreamController {
 			.register(this.meters);
 		// writeWith flushes once the queue is drained: one flush for a burst, at once for
 		// a lone event.
-		return response.writeWith(
-				this.hubs.hub(topic).subscribe(subscriptionMode, cursor, earliest, eventLoop(exchange)).map((frame) -> {
-					if (frame.carriesEvent()) {
-						count.increment();
-						this.latency.record(Math.max(0, System.currentTimeMillis() - frame.publishedAt()),
-								TimeUnit.MILLISECONDS);
-					}
-					return buffers.wrap(frame.bytes());
-				}));
+		Flux<Frame> frames = this.hubs.hub(topic).subscribe(subscriptionMode, cursor, earliest, eventLoop(exchange));
+		Instant expiresAt = exchange.getAttribute(RequestAttributes.TOKEN_EXPIRES_AT);
+		if (expiresAt != null) {
+			// The client reconnects with a fresh token and its cursor.
+			Duration left = Duration.between(Instant.now(), expiresAt);
+			frames = frames.takeUntilOther(Mono.delay(left.isNegative() ? Duration.ZERO : left))
+				.concatWith(
+						Mono.fromSupplier(
+								() -> Frame
+									.of(null, EventType.ERROR,
+											Problems.json("token-expired", "Token expired", 401,
+													"The token of this stream expired at " + expiresAt
+															+ "; reconnect with a fresh token and the last event id"),
+											0)));
+		}
+		return response.writeWith(frames.doFinally((signal) -> this.limits.release(client)).map((frame) -> {
+			if (frame.carriesEvent()) {
+				count.increment();
+				this.latency.record(Math.max(0, System.currentTimeMillis() - frame.publishedAt()),
+						TimeUnit.MILLISECONDS);
+			}
+			return buffers.wrap(frame.bytes());
+		}));
+	}
+
+	private static String clientAddress(ServerWebExchange exchange) {
+		InetSocketAddress remote = exchange.getRequest().getRemoteAddress();
+		return (remote != null && remote.getAddress() != null) ? remote.getAddress().getHostAddress() : "unknown";
 	}
 
 	/**

@@ -1,0 +1,232 @@
+package dev.streamgate.security;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.authorization.AuthorizationDecision;
+import org.springframework.security.authorization.AuthorizationResult;
+import org.springframework.security.authorization.ReactiveAuthorizationManager;
+import org.springframework.security.config.web.server.SecurityWebFiltersOrder;
+import org.springframework.security.config.web.server.ServerHttpSecurity;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
+import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
+import org.springframework.security.oauth2.jose.jws.MacAlgorithm;
+import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.jwt.JwtClaimNames;
+import org.springframework.security.oauth2.jwt.JwtClaimValidator;
+import org.springframework.security.oauth2.jwt.JwtValidators;
+import org.springframework.security.oauth2.jwt.NimbusReactiveJwtDecoder;
+import org.springframework.security.oauth2.jwt.ReactiveJwtDecoder;
+import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
+import org.springframework.security.web.server.SecurityWebFilterChain;
+import org.springframework.security.web.server.authorization.AuthorizationContext;
+import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
+import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
+import org.springframework.web.cors.reactive.UrlBasedCorsConfigurationSource;
+import org.springframework.web.server.WebFilter;
+import reactor.core.publisher.Mono;
+
+import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.topic.StoredTopic;
+import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.web.RequestAttributes;
+
+/**
+ * Tokens per role and per topic: the gateway is an OAuth2 resource server that takes JWTs
+ * signed with {@code streamgate.security.jwt.secret} (HS256) or verified against
+ * {@code streamgate.security.jwt.jwk-set-uri}, and reads rights from their
+ * {@code streamgate} claim. Secure by default: without a key it makes a random one and
+ * logs an admin token for this run.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(SecurityProperties.class)
+public class SecurityConfiguration {
+
+	private static final Log logger = LogFactory.getLog(SecurityConfiguration.class);
+
+	private static final String[] OPEN = { "/actuator/health", "/actuator/health/**", "/actuator/prometheus",
+			"/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**", "/webjars/**", "/console",
+			"/console/**", "/favicon.ico" };
+
+	@Bean
+	ReactiveJwtDecoder jwtDecoder(SecurityProperties properties) {
+		SecurityProperties.Jwt jwt = properties.jwt();
+		NimbusReactiveJwtDecoder decoder;
+		if (jwt.jwkSetUri() != null) {
+			// Any signature algorithm the JWKS offers keys for.
+			decoder = NimbusReactiveJwtDecoder.withJwkSetUri(jwt.jwkSetUri().toString())
+				.jwsAlgorithms((algorithms) -> algorithms.addAll(java.util.List.of(SignatureAlgorithm.values())))
+				.build();
+		}
+		else {
+			decoder = NimbusReactiveJwtDecoder.withSecretKey(signingKey(properties))
+				.macAlgorithm(MacAlgorithm.HS256)
+				.build();
+		}
+		// API.md: tokens carry exp.
+		decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefault(),
+				new JwtClaimValidator<>(JwtClaimNames.EXP, Objects::nonNull)));
+		return decoder;
+	}
+
+	private static SecretKey signingKey(SecurityProperties properties) {
+		String secret = properties.jwt().secret();
+		if (secret != null && !secret.isEmpty()) {
+			byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
+			if (bytes.length < 32) {
+				throw new IllegalStateException(
+						"streamgate.security.jwt.secret must be at least 32 bytes (256 bits) for HS256, it has "
+								+ bytes.length);
+			}
+			return new SecretKeySpec(bytes, "HmacSHA256");
+		}
+		byte[] random = new byte[32];
+		new SecureRandom().nextBytes(random);
+		SecretKey key = new SecretKeySpec(random, "HmacSHA256");
+		if (properties.enabled()) {
+			Instant expires = Instant.now().plus(properties.devTokenValidity());
+			logger.warn("No streamgate.security.jwt.secret or jwk-set-uri: tokens are signed with a random key "
+					+ "that lives until this process stops. Admin token, valid until " + expires + ":\n\n    "
+					+ devToken(key, expires) + "\n");
+		}
+		return key;
+	}
+
+	private static String devToken(SecretKey key, Instant expires) {
+		JWTClaimsSet claims = new JWTClaimsSet.Builder().subject("standalone-admin")
+			.issueTime(new java.util.Date())
+			.expirationTime(java.util.Date.from(expires))
+			.claim("streamgate", Map.of("admin", true))
+			.build();
+		SignedJWT token = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims);
+		try {
+			token.sign(new MACSigner(key));
+		}
+		catch (JOSEException ex) {
+			throw new IllegalStateException("Could not sign the development token", ex);
+		}
+		return token.serialize();
+	}
+
+	@Bean
+	SecurityWebFilterChain securityWebFilterChain(ServerHttpSecurity http, SecurityProperties properties,
+			ReactiveJwtDecoder jwtDecoder, TopicStore topics, UrlBasedCorsConfigurationSource cors) {
+		http.csrf(ServerHttpSecurity.CsrfSpec::disable)
+			.httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)
+			.formLogin(ServerHttpSecurity.FormLoginSpec::disable)
+			.logout(ServerHttpSecurity.LogoutSpec::disable)
+			.anonymous(ServerHttpSecurity.AnonymousSpec::disable)
+			.requestCache((cache) -> cache.requestCache(NoOpServerRequestCache.getInstance()))
+			.securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
+			.cors((spec) -> spec.configurationSource(cors))
+			// The gateway's own headers (CORS, cache control of streams) stay as they
+			// are.
+			.headers((headers) -> headers.cache(ServerHttpSecurity.HeaderSpec.CacheSpec::disable));
+		if (!properties.enabled()) {
+			logger.warn("streamgate.security.enabled=false: every endpoint is open to anyone, "
+					+ "the topic and webhook APIs included");
+			return http.authorizeExchange((exchanges) -> exchanges.anyExchange().permitAll()).build();
+		}
+		http.oauth2ResourceServer((server) -> server.jwt((jwt) -> jwt.jwtDecoder(jwtDecoder))
+			.bearerTokenConverter(new TokenConverter())
+			.authenticationEntryPoint((exchange, ex) -> {
+				boolean tokenGiven = ex instanceof OAuth2AuthenticationException;
+				exchange.getResponse()
+					.getHeaders()
+					.set(HttpHeaders.WWW_AUTHENTICATE,
+							tokenGiven ? "Bearer error=\"invalid_token\"" : "Bearer realm=\"streamgate\"");
+				return ProblemWriter.write(exchange, ProblemType.UNAUTHORIZED,
+						tokenGiven ? "The token was refused: " + ex.getMessage()
+								: "A bearer token is required: the Authorization header, or on streams the "
+										+ TokenConverter.QUERY_PARAMETER + " query parameter or the "
+										+ TokenConverter.COOKIE + " cookie");
+			})
+			.accessDeniedHandler((exchange, ex) -> ProblemWriter.write(exchange, ProblemType.FORBIDDEN,
+					"The token does not grant this: " + required(exchange.getRequest().getPath().value()))));
+		http.authorizeExchange((exchanges) -> exchanges.pathMatchers(HttpMethod.OPTIONS)
+			.permitAll()
+			.pathMatchers(OPEN)
+			.permitAll()
+			.pathMatchers("/api/v1/topics", "/api/v1/topics/**")
+			.access(granted((grants, topicId) -> grants.admin()))
+			.pathMatchers("/api/v1/publish/{topicId}")
+			.access(granted(Grants::canPublish))
+			.pathMatchers("/api/v1/stream/{topicId}")
+			.access(publicOr(topics, granted(Grants::canSubscribe)))
+			.anyExchange()
+			.access(granted((grants, topicId) -> grants.admin())));
+		http.addFilterAfter(tokenExpiry(), SecurityWebFiltersOrder.AUTHORIZATION);
+		return http.build();
+	}
+
+	private static String required(String path) {
+		if (path.startsWith("/api/v1/publish/")) {
+			return "publish to this topic";
+		}
+		if (path.startsWith("/api/v1/stream/")) {
+			return "subscribe to this topic";
+		}
+		return "admin rights";
+	}
+
+	/** Grants checked against the token of the request and the path's topic id. */
+	private static ReactiveAuthorizationManager<AuthorizationContext> granted(
+			java.util.function.BiPredicate<Grants, String> check) {
+		return (authentication, context) -> authentication.filter(Authentication::isAuthenticated)
+			.<AuthorizationResult>map((auth) -> new AuthorizationDecision(
+					check.test(grants(auth), (String) context.getVariables().get("topicId"))))
+			.defaultIfEmpty(new AuthorizationDecision(false));
+	}
+
+	/** Public topics can be streamed without a token. */
+	private static ReactiveAuthorizationManager<AuthorizationContext> publicOr(TopicStore topics,
+			ReactiveAuthorizationManager<AuthorizationContext> otherwise) {
+		return (authentication, context) -> {
+			String topicId = (String) context.getVariables().get("topicId");
+			boolean isPublic = topics.get(topicId)
+				.map(StoredTopic::topic)
+				.map((topic) -> topic.isPublic())
+				.orElse(false);
+			return isPublic ? Mono.just(new AuthorizationDecision(true)) : otherwise.authorize(authentication, context);
+		};
+	}
+
+	private static Grants grants(Authentication authentication) {
+		if (authentication instanceof JwtAuthenticationToken token) {
+			return Grants.from(token.getToken().getClaims().get("streamgate"));
+		}
+		return Grants.NONE;
+	}
+
+	/** Tells the stream when its token expires, so that it ends then. */
+	private static WebFilter tokenExpiry() {
+		return (exchange, chain) -> exchange.getPrincipal()
+			.filter(JwtAuthenticationToken.class::isInstance)
+			.map((principal) -> ((JwtAuthenticationToken) principal).getToken())
+			.map(Jwt::getExpiresAt)
+			.doOnNext((expiresAt) -> exchange.getAttributes().put(RequestAttributes.TOKEN_EXPIRES_AT, expiresAt))
+			.then(chain.filter(exchange));
+	}
+
+}

@@ -1,0 +1,31 @@
+package dev.streamgate.security;
+
+import java.net.URI;
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Who may do what.
+ *
+ * @param enabled false turns every check off (warned at every start)
+ * @param jwt how tokens are verified
+ * @param devTokenValidity how long the admin token logged at start-up (when no key is
+ * configured) stays valid
+ */
+@ConfigurationProperties("streamgate.security")
+public record SecurityProperties(@DefaultValue("true") boolean enabled, @DefaultValue Jwt jwt,
+		@DefaultValue("24h") Duration devTokenValidity) {
+
+	/**
+	 * Token verification: an HMAC secret (HS256) or a JWKS. Neither = a random key for
+	 * this run and a logged admin token.
+	 *
+	 * @param secret the HMAC key, at least 32 bytes
+	 * @param jwkSetUri the JWKS to verify tokens against
+	 */
+	public record Jwt(String secret, URI jwkSetUri) {
+	}
+
+}

@@ -1,0 +1,311 @@
+package dev.streamgate.security;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import reactor.core.publisher.Flux;
+import reactor.netty.http.client.HttpClient;
+
+import dev.streamgate.support.RunningGateway;
+import dev.streamgate.support.Sse;
+import dev.streamgate.support.TestKafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tokens per role and per topic, with security on as it is by default.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class SecurityIntegrationTests {
+
+	private static final String SECRET = "an-hmac-secret-of-at-least-32-bytes-for-hs256";
+
+	private static final Map<String, Object> ADMIN = Map.of("admin", true);
+
+	private static RunningGateway gateway;
+
+	@BeforeAll
+	static void start() {
+		gateway = RunningGateway.start("--server.port=0",
+				"--spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers(),
+				"--streamgate.kafka.topic-prefix=" + TestKafka.uniquePrefix(),
+				"--streamgate.security.jwt.secret=" + SECRET, "--streamgate.sse.max-streams-per-client=3",
+				"--streamgate.access-log.enabled=true");
+		for (String topic : List.of("prices", "orders.eu", "ordersx", "news")) {
+			client(token(ADMIN)).post()
+				.uri("/api/v1/topics")
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue("{\"id\":\"" + topic + "\",\"public\":" + topic.equals("news") + "}")
+				.exchange()
+				.expectStatus()
+				.isCreated();
+		}
+	}
+
+	@AfterAll
+	static void stop() {
+		gateway.close();
+	}
+
+	static String token(Map<String, Object> rights) {
+		return token(rights, Instant.now().plus(Duration.ofHours(1)), SECRET);
+	}
+
+	static String token(Map<String, Object> rights, Instant expires, String secret) {
+		JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().subject("test").claim("streamgate", rights);
+		if (expires != null) {
+			claims.expirationTime(Date.from(expires));
+		}
+		SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims.build());
+		try {
+			jwt.sign(new MACSigner(secret.getBytes(StandardCharsets.UTF_8)));
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+		return jwt.serialize();
+	}
+
+	private static WebTestClient client(String token) {
+		WebTestClient client = gateway.client();
+		return (token != null) ? client.mutate().defaultHeader(HttpHeaders.AUTHORIZATION, "Bearer " + token).build()
+				: client;
+	}
+
+	/** The status of one request of each endpoint family with a token. */
+	private static int listTopics(String token) {
+		return client(token).get().uri("/api/v1/topics").exchange().returnResult(String.class).getStatus().value();
+	}
+
+	private static int createTopic(String token) {
+		return client(token).post()
+			.uri("/api/v1/topics")
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{}")
+			.exchange()
+			.returnResult(String.class)
+			.getStatus()
+			.value();
+	}
+
+	private static int publish(String token, String topic) {
+		return client(token).post()
+			.uri("/api/v1/publish/" + topic)
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{\"n\":1}")
+			.exchange()
+			.returnResult(String.class)
+			.getStatus()
+			.value();
+	}
+
+	private static int openStream(String token, String topic) {
+		return streamStatus("/api/v1/stream/" + topic, token, null);
+	}
+
+	/** The status of a stream request; a stream that opens is closed at once. */
+	private static int streamStatus(String path, String bearer, String cookie) {
+		return HttpClient.create().headers((headers) -> {
+			headers.set(HttpHeaders.ACCEPT, MediaType.TEXT_EVENT_STREAM_VALUE);
+			if (bearer != null) {
+				headers.set(HttpHeaders.AUTHORIZATION, "Bearer " + bearer);
+			}
+			if (cookie != null) {
+				headers.set(HttpHeaders.COOKIE, "streamgate_token=" + cookie);
+			}
+		})
+			.get()
+			.uri(gateway.baseUrl() + path)
+			.response()
+			.map((response) -> response.status().code())
+			.block(Duration.ofSeconds(30));
+	}
+
+	@Test
+	void everyEndpointFamilyAnswers401WithoutAToken() {
+		assertThat(listTopics(null)).isEqualTo(401);
+		assertThat(createTopic(null)).isEqualTo(401);
+		assertThat(publish(null, "prices")).isEqualTo(401);
+		assertThat(openStream(null, "prices")).isEqualTo(401);
+		gateway.client()
+			.get()
+			.uri("/api/v1/topics/prices/status")
+			.exchange()
+			.expectStatus()
+			.isUnauthorized()
+			.expectHeader()
+			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+			.expectHeader()
+			.valueEquals(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"streamgate\"")
+			.expectBody()
+			.jsonPath("$.type")
+			.isEqualTo("https://streamgate.dev/problems/unauthorized")
+			.jsonPath("$.status")
+			.isEqualTo(401);
+	}
+
+	@Test
+	void invalidExpiredAndExpLessTokensAre401() {
+		String forged = token(ADMIN, Instant.now().plus(Duration.ofHours(1)), "another-secret-of-at-least-32-bytes-x");
+		String expired = token(ADMIN, Instant.now().minus(Duration.ofHours(1)), SECRET);
+		String withoutExp = token(ADMIN, null, SECRET);
+		for (String bad : List.of(forged, expired, withoutExp, "not-a-jwt")) {
+			client(bad).get()
+				.uri("/api/v1/topics")
+				.exchange()
+				.expectStatus()
+				.isUnauthorized()
+				.expectHeader()
+				.valueEquals(HttpHeaders.WWW_AUTHENTICATE, "Bearer error=\"invalid_token\"")
+				.expectBody()
+				.jsonPath("$.type")
+				.isEqualTo("https://streamgate.dev/problems/unauthorized");
+			assertThat(openStream(bad, "news")).as("a bad token is refused even on a public topic").isEqualTo(401);
+		}
+	}
+
+	@Test
+	void tokensForAnotherRoleOrTopicAre403AndTheRightOnesSucceed() {
+		String subscriber = token(Map.of("subscribe", List.of("prices")));
+		String publisher = token(Map.of("publish", List.of("orders.*")));
+		String admin = token(ADMIN);
+
+		assertThat(listTopics(subscriber)).isEqualTo(403);
+		assertThat(createTopic(publisher)).isEqualTo(403);
+		assertThat(listTopics(admin)).isEqualTo(200);
+
+		assertThat(publish(subscriber, "prices")).isEqualTo(403);
+		assertThat(publish(publisher, "prices")).isEqualTo(403);
+		assertThat(publish(publisher, "ordersx")).as("orders.* needs the dot").isEqualTo(403);
+		assertThat(publish(publisher, "orders.eu")).isEqualTo(202);
+		assertThat(publish(admin, "prices")).isEqualTo(202);
+
+		assertThat(openStream(publisher, "prices")).isEqualTo(403);
+		assertThat(openStream(subscriber, "orders.eu")).isEqualTo(403);
+		assertThat(openStream(subscriber, "prices")).isEqualTo(200);
+		assertThat(openStream(admin, "orders.eu")).isEqualTo(200);
+
+		client(subscriber).get()
+			.uri("/api/v1/topics/prices")
+			.exchange()
+			.expectStatus()
+			.isForbidden()
+			.expectHeader()
+			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+			.expectBody()
+			.jsonPath("$.type")
+			.isEqualTo("https://streamgate.dev/problems/forbidden");
+	}
+
+	@Test
+	void publicTopicsStreamWithoutATokenButTakeNoAnonymousPublication() {
+		assertThat(openStream(null, "news")).isEqualTo(200);
+		assertThat(publish(null, "news")).isEqualTo(401);
+		assertThat(openStream(null, "prices")).isEqualTo(401);
+	}
+
+	@Test
+	void streamsTakeTheTokenAsQueryParameterOrCookieAndNothingElseDoes() {
+		String subscriber = token(Map.of("subscribe", List.of("prices")));
+		WebTestClient anonymous = gateway.client();
+		List<ServerSentEvent<String>> byQuery = new Sse(gateway.baseUrl()).takeAfter(
+				"/api/v1/stream/prices?access_token=" + subscriber, null, 1, () -> publish(token(ADMIN), "prices"));
+		assertThat(byQuery).singleElement().satisfies((event) -> assertThat(event.event()).isEqualTo("event"));
+		assertThat(streamStatus("/api/v1/stream/prices", null, subscriber)).isEqualTo(200);
+		assertThat(streamStatus("/api/v1/stream/prices", null, "not-a-jwt")).isEqualTo(401);
+		// Only streams take these: elsewhere a token in a URL would end up in logs and
+		// histories.
+		anonymous.get().uri("/api/v1/topics?access_token=" + token(ADMIN)).exchange().expectStatus().isUnauthorized();
+		anonymous.get()
+			.uri("/api/v1/topics")
+			.cookie("streamgate_token", token(ADMIN))
+			.exchange()
+			.expectStatus()
+			.isUnauthorized();
+	}
+
+	@Test
+	void aStreamEndsWithAnErrorEventWhenItsTokenExpires() {
+		String shortLived = token(Map.of("subscribe", List.of("prices")), Instant.now().plusSeconds(3), SECRET);
+		List<ServerSentEvent<String>> events = new Sse(gateway.baseUrl())
+			.stream("/api/v1/stream/prices?access_token=" + shortLived, null)
+			.collectList()
+			.block(Duration.ofSeconds(30));
+		assertThat(events).last().satisfies((event) -> {
+			assertThat(event.event()).isEqualTo("error");
+			assertThat(event.data()).contains("https://streamgate.dev/problems/token-expired");
+		});
+	}
+
+	@Test
+	void aClientGets429PastItsStreamLimit() {
+		String subscriber = token(Map.of("subscribe", List.of("*")));
+		Sse sse = new Sse(gateway.baseUrl());
+		List<reactor.core.Disposable> open = Flux.range(0, 3)
+			.map((i) -> sse.all("/api/v1/stream/prices?access_token=" + subscriber, null).subscribe())
+			.collectList()
+			.block();
+		try {
+			org.awaitility.Awaitility.await()
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> openStream(subscriber, "prices") == 429);
+			client(subscriber).get()
+				.uri("/api/v1/stream/prices")
+				.accept(MediaType.TEXT_EVENT_STREAM)
+				.exchange()
+				.expectStatus()
+				.isEqualTo(429)
+				.expectHeader()
+				.exists(HttpHeaders.RETRY_AFTER)
+				.expectBody()
+				.jsonPath("$.type")
+				.isEqualTo("https://streamgate.dev/problems/too-many-requests");
+		}
+		finally {
+			open.forEach(reactor.core.Disposable::dispose);
+		}
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> openStream(subscriber, "prices") == 200);
+	}
+
+	@Test
+	void tokensNeverAppearInTheLogs(CapturedOutput output) {
+		String marked = token(Map.of("subscribe", List.of("prices")));
+		new Sse(gateway.baseUrl()).takeAfter("/api/v1/stream/prices?access_token=" + marked, null, 1,
+				() -> publish(token(ADMIN), "prices"));
+		assertThat(streamStatus("/api/v1/stream/ordersx?access_token=" + marked, null, null)).isEqualTo(403);
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> output.getOut().contains("/api/v1/stream/ordersx?access_token=*** HTTP/1.1\" 403"));
+		String signature = marked.substring(marked.lastIndexOf('.') + 1);
+		assertThat(output.getAll()).doesNotContain(signature);
+	}
+
+	@Test
+	void healthProbesAndTheApiDocumentNeedNoToken() {
+		gateway.client().get().uri("/actuator/health/readiness").exchange().expectStatus().isOk();
+		gateway.client().get().uri("/v3/api-docs").exchange().expectStatus().isOk();
+		gateway.client().get().uri("/actuator/env").exchange().expectStatus().isUnauthorized();
+	}
+
+}
