@@ -13,6 +13,8 @@ import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.ObjectSchema;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.media.StringSchema;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
+import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import dev.streamgate.core.web.ProblemResponses;
 import org.springdoc.core.customizers.OperationCustomizer;
@@ -39,7 +41,15 @@ public class OpenApiConfiguration {
 				.description("Event-streaming gateway: HTTP publishers into Kafka, SSE and webhook subscribers out "
 						+ "of it. Every error is RFC 9457 problem+json with a type under " + ProblemType.BASE_URI)
 				.license(new License().name("Apache-2.0")))
-			.components(new Components().addSchemas("Problem", problemSchema()));
+			.components(
+					new Components().addSchemas("Problem", problemSchema())
+						.addSecuritySchemes("bearer", new SecurityScheme().type(SecurityScheme.Type.HTTP)
+							.scheme("bearer")
+							.bearerFormat("JWT")
+							.description("A JWT whose streamgate claim grants admin, publish or subscribe rights. "
+									+ "Streams also take it as the access_token query parameter or the "
+									+ "streamgate_token cookie; public topics stream without one.")))
+			.addSecurityItem(new SecurityRequirement().addList("bearer"));
 	}
 
 	@Bean
@@ -47,7 +57,14 @@ public class OpenApiConfiguration {
 		return (operation, handlerMethod) -> {
 			ProblemResponses problems = handlerMethod.getMethodAnnotation(ProblemResponses.class);
 			if (problems != null) {
+				java.util.Set<Integer> statuses = new java.util.TreeSet<>();
 				for (int status : problems.value()) {
+					statuses.add(status);
+				}
+				// Every API operation needs a token (401) granting the right (403).
+				statuses.add(401);
+				statuses.add(403);
+				for (int status : statuses) {
 					Content content = new Content().addMediaType(PROBLEM_JSON,
 							new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem")));
 					operation.getResponses()
