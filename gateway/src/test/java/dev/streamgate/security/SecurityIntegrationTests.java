@@ -302,6 +302,30 @@ class SecurityIntegrationTests {
 	}
 
 	@Test
+	void refusalsCarryCorsHeadersSoThatBrowsersCanReadThem() {
+		gateway.client()
+			.get()
+			.uri("/api/v1/topics")
+			.header(HttpHeaders.ORIGIN, "https://app.example.com")
+			.exchange()
+			.expectStatus()
+			.isUnauthorized()
+			.expectHeader()
+			.exists(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN);
+		gateway.client()
+			.options()
+			.uri("/api/v1/stream/prices")
+			.header(HttpHeaders.ORIGIN, "https://app.example.com")
+			.header(HttpHeaders.ACCESS_CONTROL_REQUEST_METHOD, "GET")
+			.header(HttpHeaders.ACCESS_CONTROL_REQUEST_HEADERS, "last-event-id")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectHeader()
+			.exists(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN);
+	}
+
+	@Test
 	void healthProbesAndTheApiDocumentNeedNoToken() {
 		gateway.client().get().uri("/actuator/health/readiness").exchange().expectStatus().isOk();
 		gateway.client().get().uri("/v3/api-docs").exchange().expectStatus().isOk();
