@@ -451,7 +451,11 @@ class TopicApiIntegrationTests {
 			.exists()
 			.jsonPath("$.components.schemas.Topic.properties.payloadType")
 			.exists();
-		expected.forEach((path, operations) -> operations.forEach((method, statuses) -> {
+		doc.jsonPath("$.components.securitySchemes.bearer.scheme").isEqualTo("bearer");
+		expected.forEach((path, operations) -> operations.forEach((method, documented) -> {
+			List<String> statuses = new java.util.ArrayList<>(documented);
+			// Every API operation can be refused for its token.
+			statuses.addAll(List.of("401", "403"));
 			for (String status : statuses) {
 				doc.jsonPath("$.paths['%s'].%s.responses['%s']".formatted(path, method, status)).exists();
 				if (status.startsWith("4") || status.startsWith("5")) {
