@@ -94,6 +94,7 @@ final class ConfigTopics {
 			.filter((spec) -> !existing.contains(spec.name()))
 			.map(Spec::newTopic)
 			.toList();
+		boolean raced = false;
 		if (!missing.isEmpty()) {
 			try {
 				this.admin.createTopics(missing).all().get(10, TimeUnit.SECONDS);
@@ -103,9 +104,11 @@ final class ConfigTopics {
 				if (!(ex.getCause() instanceof TopicExistsException)) {
 					throw ex;
 				}
+				// Created meanwhile (another node), or not listed yet: check them too.
+				raced = true;
 			}
 		}
-		check(specs.stream().filter((spec) -> existing.contains(spec.name())).toList());
+		check(raced ? specs : specs.stream().filter((spec) -> existing.contains(spec.name())).toList());
 	}
 
 	private void check(List<Spec> specs) throws ExecutionException, InterruptedException, TimeoutException {
