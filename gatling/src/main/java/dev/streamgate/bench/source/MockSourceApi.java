@@ -12,7 +12,6 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
 import org.reactivestreams.Publisher;
 import reactor.netty.http.server.HttpServer;
@@ -216,7 +215,6 @@ public final class MockSourceApi implements AutoCloseable {
 				+ "/documents/{name} (size " + settings.size() + " B, change " + settings.change() + ", "
 				+ ((settings.changeEvery() != null) ? "every " + settings.changeEvery() : "on every request") + ")");
 		Runtime.getRuntime().addShutdownHook(new Thread(api::close));
-		Schedulers.boundedElastic();
 		api.server.onDispose().block();
 	}
 

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
@@ -100,14 +99,6 @@ public class Pollers implements SmartLifecycle, PollerStatus {
 	@Override
 	public Optional<LastPoll> lastPoll(String topicId) {
 		return Optional.ofNullable(this.running.get(topicId)).map((poller) -> poller.poller().lastPoll());
-	}
-
-	/**
-	 * Topic ids this node polls now.
-	 * @return the ids
-	 */
-	public Set<String> polled() {
-		return Set.copyOf(this.running.keySet());
 	}
 
 	/** Starts and stops pollers to match the definitions and this node's leases. */
