@@ -45,10 +45,14 @@ public class TopicAdmin {
 
 	private final EgressGuard egress;
 
+	private final WebhookAdmin webhooks;
+
 	private final Clock clock;
 
-	public TopicAdmin(TopicStore store, EventLog eventLog, SnapshotStore snapshots, EgressGuard egress) {
+	public TopicAdmin(TopicStore store, EventLog eventLog, SnapshotStore snapshots, EgressGuard egress,
+			WebhookAdmin webhooks) {
 		this.store = store;
+		this.webhooks = webhooks;
 		this.eventLog = eventLog;
 		this.snapshots = snapshots;
 		this.egress = egress;
@@ -135,7 +139,7 @@ public class TopicAdmin {
 	}
 
 	/**
-	 * Deletes a topic: its definition, then its events.
+	 * Deletes a topic: its definition, then its events and its webhooks.
 	 * @param id the topic id
 	 * @param ifMatch the {@code If-Match} header, or {@code null}
 	 * @return completes once deleted
@@ -145,7 +149,8 @@ public class TopicAdmin {
 		ensureReady();
 		return this.store.delete(id)
 			.then(Mono.defer(() -> this.eventLog.delete(id)))
-			.then(Mono.defer(() -> this.snapshots.delete(id)));
+			.then(Mono.defer(() -> this.snapshots.delete(id)))
+			.then(Mono.defer(() -> this.webhooks.deleteAll(id)));
 	}
 
 	/**

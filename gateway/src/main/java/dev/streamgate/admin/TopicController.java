@@ -62,8 +62,12 @@ public class TopicController {
 
 	private final List<PollerStatus> pollerStatus;
 
-	public TopicController(TopicAdmin admin, List<SubscriberCounts> subscriberCounts, List<PollerStatus> pollerStatus) {
+	private final WebhookAdmin webhooks;
+
+	public TopicController(TopicAdmin admin, List<SubscriberCounts> subscriberCounts, List<PollerStatus> pollerStatus,
+			WebhookAdmin webhooks) {
 		this.admin = admin;
+		this.webhooks = webhooks;
 		this.subscriberCounts = subscriberCounts;
 		this.pollerStatus = pollerStatus;
 	}
@@ -147,7 +151,10 @@ public class TopicController {
 			.flatMap(Optional::stream)
 			.findFirst()
 			.orElse(null);
-		return this.admin.status(id).map((events) -> new TopicStatusDocument(id, events, subscribers, lastPoll));
+		Map<String, Long> webhookCounts = new TreeMap<>(Map.of("active", 0L, "disabled", 0L));
+		this.webhooks.list(id).forEach((webhook) -> webhookCounts.merge(webhook.status().value(), 1L, Long::sum));
+		return this.admin.status(id)
+			.map((events) -> new TopicStatusDocument(id, events, subscribers, lastPoll, webhookCounts));
 	}
 
 	private static byte[] required(byte[] body) {
@@ -198,7 +205,9 @@ public class TopicController {
 			@Schema(description = "connected subscribers per channel on the answering node",
 					example = "{\"sse\": 3}") Map<String, Integer> subscribers,
 			@Schema(description = "http-poller topics: the last poll, present when the answering node polls the topic "
-					+ "(exactly one node of the poller role does)") LastPoll lastPoll) {
+					+ "(exactly one node of the poller role does)") LastPoll lastPoll,
+			@Schema(description = "the topic's webhooks by status",
+					example = "{\"active\": 2, \"disabled\": 0}") Map<String, Long> webhooks) {
 	}
 
 }

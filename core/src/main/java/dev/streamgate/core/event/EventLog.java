@@ -68,6 +68,15 @@ public interface EventLog {
 	Mono<Cursor> end(Topic topic);
 
 	/**
+	 * The cursor just before the first event published at or after a time: resuming from
+	 * it delivers what was published since then.
+	 * @param topic the topic
+	 * @param time the time
+	 * @return the cursor (the end on partitions with nothing that recent)
+	 */
+	Mono<Cursor> at(Topic topic, java.time.Instant time);
+
+	/**
 	 * The cursor just before the oldest retained event: resuming from an older cursor
 	 * would miss events that retention deleted.
 	 * @param topic the topic

@@ -10,6 +10,7 @@ import reactor.core.publisher.Mono;
 import reactor.kafka.sender.KafkaSender;
 
 import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.webhook.WebhookStore;
 
 /**
  * Wires the Kafka boundary: the broker address (or the embedded broker), the clients, the
@@ -81,6 +82,30 @@ public class KafkaConfiguration {
 		return store;
 	}
 
+	@Bean(destroyMethod = "close")
+	KafkaWebhookStore webhookStore(KafkaClients clients, KafkaSender<String, byte[]> configSender,
+			KafkaTopicStore topicStore) {
+		KafkaWebhookStore store = new KafkaWebhookStore(clients, configSender);
+		store.start();
+		return store;
+	}
+
+	@Bean(destroyMethod = "close")
+	KafkaDeliveryStates deliveryStates(KafkaClients clients, KafkaSender<String, byte[]> configSender,
+			KafkaTopicStore topicStore) {
+		KafkaDeliveryStates states = new KafkaDeliveryStates(clients, configSender);
+		states.start();
+		return states;
+	}
+
+	@Bean(destroyMethod = "close")
+	KafkaAttemptLog attemptLog(KafkaClients clients, KafkaSender<String, byte[]> configSender,
+			KafkaTopicStore topicStore) {
+		KafkaAttemptLog log = new KafkaAttemptLog(clients, configSender);
+		log.start();
+		return log;
+	}
+
 	@Bean
 	KafkaLeases leases(KafkaClients clients, KafkaTopicStore topicStore) {
 		return new KafkaLeases(clients);
@@ -92,9 +117,16 @@ public class KafkaConfiguration {
 	}
 
 	@Bean
-	ReactiveHealthIndicator topicRegistryHealthIndicator(TopicStore topicStore) {
-		return () -> Mono.just(topicStore.isCaughtUp() ? Health.up().build()
-				: Health.outOfService().withDetail("reason", "still reading topic definitions").build());
+	ReactiveHealthIndicator topicRegistryHealthIndicator(TopicStore topicStore, WebhookStore webhookStore) {
+		return () -> Mono.fromSupplier(() -> {
+			if (!topicStore.isCaughtUp()) {
+				return Health.outOfService().withDetail("reason", "still reading topic definitions").build();
+			}
+			if (!webhookStore.isCaughtUp()) {
+				return Health.outOfService().withDetail("reason", "still reading webhook registrations").build();
+			}
+			return Health.up().build();
+		});
 	}
 
 }

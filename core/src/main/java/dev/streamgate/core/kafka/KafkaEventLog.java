@@ -214,6 +214,23 @@ public final class KafkaEventLog implements EventLog {
 	}
 
 	@Override
+	public Mono<Cursor> at(Topic topic, Instant time) {
+		List<TopicPartition> partitions = partitions(topic);
+		return Mono
+			.zip(offsets(partitions, OffsetSpec.forTimestamp(time.toEpochMilli())),
+					offsets(partitions, OffsetSpec.latest()))
+			.map((offsets) -> {
+				long[] last = new long[partitions.size()];
+				for (TopicPartition partition : partitions) {
+					long found = offsets.getT1().get(partition).offset();
+					long next = (found >= 0) ? found : offsets.getT2().get(partition).offset();
+					last[partition.partition()] = next - 1;
+				}
+				return Cursor.of(last);
+			});
+	}
+
+	@Override
 	public Mono<Cursor> start(Topic topic) {
 		List<TopicPartition> partitions = partitions(topic);
 		return offsets(partitions, OffsetSpec.earliest()).map((offsets) -> cursor(partitions, offsets));

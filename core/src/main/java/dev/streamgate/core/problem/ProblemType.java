@@ -25,6 +25,8 @@ public enum ProblemType {
 
 	INVALID_CURSOR(HttpStatus.BAD_REQUEST, "invalid-cursor", "Invalid cursor"),
 
+	INVALID_WEBHOOK(HttpStatus.BAD_REQUEST, "invalid-webhook", "Invalid webhook"),
+
 	PUBLISHER_MISMATCH(HttpStatus.CONFLICT, "publisher-mismatch", "Topic not published over HTTP POST"),
 
 	IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_CONTENT, "idempotency-key-reused",
@@ -39,6 +41,8 @@ public enum ProblemType {
 	NOT_FOUND(HttpStatus.NOT_FOUND, "not-found", "Not found"),
 
 	TOPIC_NOT_FOUND(HttpStatus.NOT_FOUND, "topic-not-found", "Topic not found"),
+
+	WEBHOOK_NOT_FOUND(HttpStatus.NOT_FOUND, "webhook-not-found", "Webhook not found"),
 
 	METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "method-not-allowed", "Method not allowed"),
 

@@ -1,0 +1,83 @@
+package dev.streamgate.core.kafka;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import reactor.core.publisher.Mono;
+import reactor.kafka.sender.KafkaSender;
+
+import dev.streamgate.core.webhook.Attempt;
+import dev.streamgate.core.webhook.AttemptLog;
+import dev.streamgate.core.webhook.WebhookJson;
+
+/**
+ * Delivery attempts in the time-retained {@code attempts} topic (key = webhook id), read
+ * by every node into a bounded list per webhook.
+ */
+public final class KafkaAttemptLog implements AttemptLog, AutoCloseable {
+
+	/** Attempts kept in memory per webhook. */
+	static final int KEPT = 100;
+
+	private final KafkaConfigLog log;
+
+	private final Map<String, Deque<Attempt>> attempts = new ConcurrentHashMap<>();
+
+	KafkaAttemptLog(KafkaClients clients, KafkaSender<String, byte[]> sender) {
+		this.log = new KafkaConfigLog(clients.properties().topicPrefix() + "attempts", clients, sender, this::apply);
+	}
+
+	void start() {
+		this.log.start();
+	}
+
+	private void apply(KafkaConfigLog.Entry entry) {
+		if (entry.value() == null || entry.key() == null) {
+			return;
+		}
+		Attempt attempt = WebhookJson.fromBytes(entry.value(), Attempt.class);
+		Deque<Attempt> kept = this.attempts.computeIfAbsent(entry.key(), (key) -> new ArrayDeque<>());
+		synchronized (kept) {
+			kept.addFirst(attempt);
+			while (kept.size() > KEPT) {
+				kept.removeLast();
+			}
+		}
+	}
+
+	@Override
+	public Mono<Void> record(Attempt attempt) {
+		return this.log.write(attempt.webhookId(), WebhookJson.toBytes(attempt)).then();
+	}
+
+	@Override
+	public List<Attempt> recent(String webhookId, int limit) {
+		Deque<Attempt> kept = this.attempts.get(webhookId);
+		if (kept == null) {
+			return List.of();
+		}
+		List<Attempt> newest = new ArrayList<>(Math.min(limit, KEPT));
+		synchronized (kept) {
+			for (Iterator<Attempt> it = kept.iterator(); it.hasNext() && newest.size() < limit;) {
+				newest.add(it.next());
+			}
+		}
+		return newest;
+	}
+
+	@Override
+	public void forget(String webhookId) {
+		this.attempts.remove(webhookId);
+	}
+
+	@Override
+	public void close() {
+		this.log.close();
+	}
+
+}

@@ -1,0 +1,51 @@
+package dev.streamgate.core.kafka;
+
+import java.util.Optional;
+
+import reactor.core.publisher.Mono;
+import reactor.kafka.sender.KafkaSender;
+
+import dev.streamgate.core.webhook.DeliveryState;
+import dev.streamgate.core.webhook.DeliveryStates;
+import dev.streamgate.core.webhook.WebhookJson;
+
+/**
+ * Delivery states in the compacted {@code cursors} topic, key = webhook id. A record of
+ * an older epoch than the one held (a late commit of a dispatcher that a replay overtook)
+ * does not replace it.
+ */
+public final class KafkaDeliveryStates implements DeliveryStates, AutoCloseable {
+
+	private final KafkaKeyedView<DeliveryState> view;
+
+	KafkaDeliveryStates(KafkaClients clients, KafkaSender<String, byte[]> sender) {
+		this.view = new KafkaKeyedView<>(clients.properties().topicPrefix() + "cursors", clients, sender,
+				(bytes) -> WebhookJson.fromBytes(bytes, DeliveryState.class),
+				(held, newer) -> (newer.epoch() >= held.epoch()) ? newer : held);
+	}
+
+	void start() {
+		this.view.start();
+	}
+
+	@Override
+	public Optional<DeliveryState> get(String webhookId) {
+		return this.view.get(webhookId);
+	}
+
+	@Override
+	public Mono<Void> save(String webhookId, DeliveryState state) {
+		return this.view.write(webhookId, WebhookJson.toBytes(state));
+	}
+
+	@Override
+	public Mono<Void> delete(String webhookId) {
+		return this.view.write(webhookId, null);
+	}
+
+	@Override
+	public void close() {
+		this.view.close();
+	}
+
+}

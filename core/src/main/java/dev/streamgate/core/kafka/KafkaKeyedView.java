@@ -1,0 +1,88 @@
+package dev.streamgate.core.kafka;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.BinaryOperator;
+import java.util.function.Function;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.kafka.sender.KafkaSender;
+
+/**
+ * A compacted topic of JSON values by key, read into memory on every node: the shared
+ * part of the webhook registrations and the delivery states.
+ *
+ * @param <T> the value type
+ */
+final class KafkaKeyedView<T> implements AutoCloseable {
+
+	private final KafkaConfigLog log;
+
+	private final Function<byte[], T> decoder;
+
+	private final BinaryOperator<T> merge;
+
+	private final ConcurrentSkipListMap<String, T> values = new ConcurrentSkipListMap<>();
+
+	private final Sinks.Many<String> changes = Sinks.many().multicast().directBestEffort();
+
+	/**
+	 * A view of one topic.
+	 * @param topic the Kafka topic
+	 * @param clients the clients
+	 * @param sender the sender of writes
+	 * @param decoder reads a stored value
+	 * @param merge chooses between the value held and a newer record's value
+	 */
+	KafkaKeyedView(String topic, KafkaClients clients, KafkaSender<String, byte[]> sender, Function<byte[], T> decoder,
+			BinaryOperator<T> merge) {
+		this.decoder = decoder;
+		this.merge = merge;
+		this.log = new KafkaConfigLog(topic, clients, sender, this::apply);
+	}
+
+	void start() {
+		this.log.start();
+	}
+
+	private void apply(KafkaConfigLog.Entry entry) {
+		if (entry.value() == null) {
+			this.values.remove(entry.key());
+		}
+		else {
+			T value = this.decoder.apply(entry.value());
+			this.values.merge(entry.key(), value, this.merge);
+		}
+		this.changes.tryEmitNext(entry.key());
+	}
+
+	Optional<T> get(String key) {
+		return Optional.ofNullable(this.values.get(key));
+	}
+
+	List<T> list() {
+		return List.copyOf(this.values.values());
+	}
+
+	Mono<Void> write(String key, byte[] value) {
+		return this.log.write(key, value).then();
+	}
+
+	boolean isCaughtUp() {
+		return this.log.isCaughtUp();
+	}
+
+	Flux<String> changes() {
+		return this.changes.asFlux();
+	}
+
+	@Override
+	public void close() {
+		this.log.close();
+		this.changes.tryEmitComplete();
+	}
+
+}

@@ -1,0 +1,66 @@
+package dev.streamgate.core.kafka;
+
+import java.util.List;
+import java.util.Optional;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.kafka.sender.KafkaSender;
+
+import dev.streamgate.core.webhook.Webhook;
+import dev.streamgate.core.webhook.WebhookJson;
+import dev.streamgate.core.webhook.WebhookStore;
+
+/**
+ * Webhook registrations in the compacted {@code webhooks} topic: key = webhook id, value
+ * = the webhook as JSON, tombstone = deleted.
+ */
+public final class KafkaWebhookStore implements WebhookStore, AutoCloseable {
+
+	private final KafkaKeyedView<Webhook> view;
+
+	KafkaWebhookStore(KafkaClients clients, KafkaSender<String, byte[]> sender) {
+		this.view = new KafkaKeyedView<>(clients.properties().topicPrefix() + "webhooks", clients, sender,
+				(bytes) -> WebhookJson.fromBytes(bytes, Webhook.class), (held, newer) -> newer);
+	}
+
+	void start() {
+		this.view.start();
+	}
+
+	@Override
+	public Optional<Webhook> get(String id) {
+		return this.view.get(id);
+	}
+
+	@Override
+	public List<Webhook> list() {
+		return this.view.list();
+	}
+
+	@Override
+	public Mono<Webhook> save(Webhook webhook) {
+		return this.view.write(webhook.id(), WebhookJson.toBytes(webhook)).thenReturn(webhook);
+	}
+
+	@Override
+	public Mono<Void> delete(String id) {
+		return this.view.write(id, null);
+	}
+
+	@Override
+	public boolean isCaughtUp() {
+		return this.view.isCaughtUp();
+	}
+
+	@Override
+	public Flux<String> changes() {
+		return this.view.changes();
+	}
+
+	@Override
+	public void close() {
+		this.view.close();
+	}
+
+}

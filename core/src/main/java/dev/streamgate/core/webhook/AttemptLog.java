@@ -1,0 +1,33 @@
+package dev.streamgate.core.webhook;
+
+import java.util.List;
+
+import reactor.core.publisher.Mono;
+
+/**
+ * Webhook delivery attempts, kept for the attempts API.
+ */
+public interface AttemptLog {
+
+	/**
+	 * Records an attempt.
+	 * @param attempt the attempt
+	 * @return completes once recorded
+	 */
+	Mono<Void> record(Attempt attempt);
+
+	/**
+	 * The newest attempts of a webhook that this node has read.
+	 * @param webhookId the webhook id
+	 * @param limit how many at most
+	 * @return the attempts, newest first
+	 */
+	List<Attempt> recent(String webhookId, int limit);
+
+	/**
+	 * Forgets a deleted webhook's attempts in memory (Kafka drops them with time).
+	 * @param webhookId the webhook id
+	 */
+	void forget(String webhookId);
+
+}

@@ -1,0 +1,46 @@
+package dev.streamgate.core.webhook;
+
+import java.util.Optional;
+
+import reactor.core.publisher.Mono;
+
+/**
+ * The committed delivery state of every webhook, shared by all nodes so that a webhook
+ * resumes where it stopped when it moves to another node.
+ */
+public interface DeliveryStates {
+
+	/**
+	 * The committed state of a webhook.
+	 * @param webhookId the webhook id
+	 * @return the state, or empty when nothing was committed
+	 */
+	Optional<DeliveryState> get(String webhookId);
+
+	/**
+	 * Commits a state. A state of an older epoch than the one committed is ignored.
+	 * @param webhookId the webhook id
+	 * @param state the state
+	 * @return completes once committed
+	 */
+	Mono<Void> save(String webhookId, DeliveryState state);
+
+	/**
+	 * Forgets a deleted webhook's state.
+	 * @param webhookId the webhook id
+	 * @return completes once forgotten
+	 */
+	Mono<Void> delete(String webhookId);
+
+	/**
+	 * The state that counts for a webhook: the committed one of its current epoch, or the
+	 * epoch's start.
+	 * @param webhook the webhook
+	 * @return the state
+	 */
+	default DeliveryState current(Webhook webhook) {
+		return get(webhook.id()).filter((state) -> state.epoch() == webhook.epoch())
+			.orElseGet(() -> DeliveryState.start(webhook));
+	}
+
+}

@@ -1,0 +1,80 @@
+package dev.streamgate.core.webhook;
+
+import java.time.Instant;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import dev.streamgate.core.topic.SubscriptionMode;
+
+/**
+ * A webhook: where a topic's events are POSTed, and how far delivery has gone in the
+ * current epoch.
+ *
+ * @param id the webhook id
+ * @param topicId the topic whose events it receives
+ * @param url where they are POSTed
+ * @param mode the subscription mode of the deliveries
+ * @param headers headers sent with every delivery
+ * @param secret the {@code whsec_} signing secret
+ * @param description free text
+ * @param status active or disabled
+ * @param disabledReason why it was disabled, when it was
+ * @param epoch raised by each replay: cursors committed in an older epoch no longer count
+ * @param start the cursor this epoch's deliveries start after
+ * @param startWithSnapshot whether the epoch starts with the document at {@code start}
+ * (snapshot modes)
+ * @param createdAt when it was registered
+ * @param updatedAt when it last changed
+ */
+public record Webhook(String id, String topicId, String url, SubscriptionMode mode, Map<String, String> headers,
+		String secret, String description, Status status, String disabledReason, long epoch, String start,
+		boolean startWithSnapshot, Instant createdAt, Instant updatedAt) {
+
+	public boolean isActive() {
+		return this.status == Status.ACTIVE;
+	}
+
+	/**
+	 * This webhook with another status.
+	 * @param newStatus the status
+	 * @param reason why, for a disabled webhook
+	 * @param now the time of the change
+	 * @return the changed webhook
+	 */
+	public Webhook withStatus(Status newStatus, String reason, Instant now) {
+		return new Webhook(this.id, this.topicId, this.url, this.mode, this.headers, this.secret, this.description,
+				newStatus, (newStatus == Status.DISABLED) ? reason : null, this.epoch, this.start,
+				this.startWithSnapshot, this.createdAt, now);
+	}
+
+	/**
+	 * This webhook restarted from a cursor, in a new epoch.
+	 * @param cursor the cursor to deliver after
+	 * @param now the time of the change
+	 * @return the changed webhook
+	 */
+	public Webhook replayedFrom(String cursor, Instant now) {
+		return new Webhook(this.id, this.topicId, this.url, this.mode, this.headers, this.secret, this.description,
+				this.status, this.disabledReason, this.epoch + 1, cursor, this.mode != SubscriptionMode.EVENT,
+				this.createdAt, now);
+	}
+
+	/**
+	 * Whether a webhook is delivering.
+	 */
+	public enum Status {
+
+		@JsonProperty("active")
+		ACTIVE,
+
+		@JsonProperty("disabled")
+		DISABLED;
+
+		public String value() {
+			return name().toLowerCase(java.util.Locale.ROOT);
+		}
+
+	}
+
+}

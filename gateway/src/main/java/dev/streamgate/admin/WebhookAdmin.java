@@ -1,0 +1,481 @@
+package dev.streamgate.admin;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+
+import dev.streamgate.core.egress.EgressGuard;
+import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.event.EventLog;
+import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.problem.StreamgateException.FieldError;
+import dev.streamgate.core.role.ConditionalOnRole;
+import dev.streamgate.core.role.Role;
+import dev.streamgate.core.topic.SubscriptionMode;
+import dev.streamgate.core.topic.Topic;
+import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.webhook.Attempt;
+import dev.streamgate.core.webhook.AttemptLog;
+import dev.streamgate.core.webhook.DeliveryStates;
+import dev.streamgate.core.webhook.Webhook;
+import dev.streamgate.core.webhook.WebhookStore;
+import dev.streamgate.subscribe.webhook.Delivery;
+import dev.streamgate.subscribe.webhook.Signatures;
+import dev.streamgate.subscribe.webhook.WebhookProperties;
+import dev.streamgate.subscribe.webhook.WebhookSender;
+import org.springframework.stereotype.Component;
+
+/**
+ * The webhook admin operations: validation, registration with its starting cursor, status
+ * changes, replays, test pings and the attempts log.
+ */
+@Component
+@ConditionalOnRole(Role.ADMIN)
+public class WebhookAdmin {
+
+	private static final Set<String> FIELDS = Set.of("url", "mode", "headers", "secret", "description");
+
+	private static final Set<String> PATCHABLE = Set.of("url", "headers", "description", "status");
+
+	private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}");
+
+	private static final Set<String> RESERVED_HEADERS = Set.of("host", "content-type", "content-length",
+			"content-encoding", "transfer-encoding", "connection", "upgrade", "te", "trailer", "keep-alive",
+			"proxy-connection", "user-agent", "expect");
+
+	private static final int MAX_HEADERS = 20;
+
+	private static final int MAX_HEADER_VALUE = 4096;
+
+	private static final int MAX_URL = 2048;
+
+	private static final int MAX_DESCRIPTION = 500;
+
+	private final TopicStore topics;
+
+	private final WebhookStore webhooks;
+
+	private final DeliveryStates states;
+
+	private final AttemptLog attempts;
+
+	private final EventLog eventLog;
+
+	private final EgressGuard egress;
+
+	private final WebhookSender sender;
+
+	private final WebhookProperties properties;
+
+	private final Clock clock = Clock.systemUTC();
+
+	public WebhookAdmin(TopicStore topics, WebhookStore webhooks, DeliveryStates states, AttemptLog attempts,
+			EventLog eventLog, EgressGuard egress, WebhookSender sender, WebhookProperties properties) {
+		this.topics = topics;
+		this.webhooks = webhooks;
+		this.states = states;
+		this.attempts = attempts;
+		this.eventLog = eventLog;
+		this.egress = egress;
+		this.sender = sender;
+		this.properties = properties;
+	}
+
+	/**
+	 * Registers a webhook; its deliveries start with the events published after now.
+	 * @param topicId the topic
+	 * @param body the request document
+	 * @return the stored webhook
+	 */
+	public Mono<Webhook> create(String topicId, JsonNode body) {
+		Topic topic = this.topics.require(topicId).topic();
+		ensureReady();
+		object(body, FIELDS);
+		List<FieldError> errors = new ArrayList<>();
+		String url = url(body.get("url"), true, errors);
+		SubscriptionMode mode = mode(topic, body.get("mode"), errors);
+		Map<String, String> headers = headers(body.get("headers"), errors);
+		String secret = secret(body.get("secret"), errors);
+		String description = description(body.get("description"), errors);
+		refuseIfAny(errors);
+		if (this.webhooks.list(topicId).size() >= this.properties.maxPerTopic()) {
+			throw new StreamgateException(ProblemType.TOO_MANY_REQUESTS, "Topic '" + topicId + "' has "
+					+ this.properties.maxPerTopic() + " webhooks, the most allowed (streamgate.webhook.max-per-topic)");
+		}
+		Instant now = now();
+		return checkEgress(url).then(this.eventLog.end(topic)).flatMap((end) -> {
+			Webhook webhook = new Webhook(generateId(), topicId, url, mode, headers,
+					(secret != null) ? secret : Signatures.newSecret(), description, Webhook.Status.ACTIVE, null, 0,
+					end.toString(), mode != SubscriptionMode.EVENT, now, now);
+			return this.webhooks.save(webhook);
+		});
+	}
+
+	/**
+	 * The webhooks of a topic.
+	 * @param topicId the topic
+	 * @return its webhooks, ordered by id
+	 */
+	public List<Webhook> list(String topicId) {
+		this.topics.require(topicId);
+		ensureReady();
+		return this.webhooks.list(topicId);
+	}
+
+	/**
+	 * One webhook of a topic.
+	 * @param topicId the topic
+	 * @param webhookId the webhook
+	 * @return the webhook
+	 */
+	public Webhook find(String topicId, String webhookId) {
+		this.topics.require(topicId);
+		ensureReady();
+		return this.webhooks.get(webhookId)
+			.filter((webhook) -> webhook.topicId().equals(topicId))
+			.orElseThrow(() -> new StreamgateException(ProblemType.WEBHOOK_NOT_FOUND,
+					"Topic '" + topicId + "' has no webhook '" + webhookId + "'"));
+	}
+
+	/**
+	 * The committed delivery state of a webhook.
+	 * @param webhook the webhook
+	 * @return its state
+	 */
+	public dev.streamgate.core.webhook.DeliveryState state(Webhook webhook) {
+		return this.states.current(webhook);
+	}
+
+	/**
+	 * Changes a webhook: status ({@code active} resumes from its cursor), URL, headers,
+	 * description.
+	 * @param topicId the topic
+	 * @param webhookId the webhook
+	 * @param patch a merge patch
+	 * @return the stored webhook
+	 */
+	public Mono<Webhook> update(String topicId, String webhookId, JsonNode patch) {
+		Webhook current = find(topicId, webhookId);
+		object(patch, PATCHABLE);
+		List<FieldError> errors = new ArrayList<>();
+		String url = patch.has("url") ? url(patch.get("url"), true, errors) : current.url();
+		Map<String, String> headers = patch.has("headers") ? headers(patch.get("headers"), errors) : current.headers();
+		String description = patch.has("description") ? description(patch.get("description"), errors)
+				: current.description();
+		Webhook.Status status = patch.has("status") ? status(patch.get("status"), errors) : current.status();
+		refuseIfAny(errors);
+		Instant now = now();
+		Webhook changed = new Webhook(current.id(), current.topicId(), url, current.mode(), headers, current.secret(),
+				description, status, (status == current.status()) ? current.disabledReason() : null, current.epoch(),
+				current.start(), current.startWithSnapshot(), current.createdAt(), now);
+		if (status == Webhook.Status.DISABLED && current.status() != Webhook.Status.DISABLED) {
+			changed = changed.withStatus(Webhook.Status.DISABLED, "disabled through the API", now);
+		}
+		Webhook toSave = changed;
+		return (patch.has("url") ? checkEgress(url) : Mono.<Void>empty())
+			.then(Mono.defer(() -> this.webhooks.save(toSave)));
+	}
+
+	/**
+	 * Deletes a webhook, its cursor and its attempts.
+	 * @param topicId the topic
+	 * @param webhookId the webhook
+	 * @return completes once deleted
+	 */
+	public Mono<Void> delete(String topicId, String webhookId) {
+		find(topicId, webhookId);
+		return this.webhooks.delete(webhookId)
+			.then(Mono.defer(() -> this.states.delete(webhookId)))
+			.then(Mono.fromRunnable(() -> this.attempts.forget(webhookId)));
+	}
+
+	/**
+	 * Deletes every webhook of a deleted topic.
+	 * @param topicId the topic
+	 * @return completes once deleted
+	 */
+	public Mono<Void> deleteAll(String topicId) {
+		return Flux.fromIterable(this.webhooks.list(topicId))
+			.concatMap((webhook) -> this.webhooks.delete(webhook.id())
+				.then(Mono.defer(() -> this.states.delete(webhook.id())))
+				.then(Mono.fromRunnable(() -> this.attempts.forget(webhook.id()))))
+			.then();
+	}
+
+	/**
+	 * Sends one {@code ping} delivery now, whatever the webhook's status.
+	 * @param topicId the topic
+	 * @param webhookId the webhook
+	 * @return the attempt
+	 */
+	public Mono<Attempt> ping(String topicId, String webhookId) {
+		Webhook webhook = find(topicId, webhookId);
+		Instant at = this.clock.instant();
+		String messageId = "ping_" + UUID.randomUUID().toString().replace("-", "");
+		byte[] data = ("{\"webhookId\":\"" + webhook.id() + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+		Delivery delivery = Delivery.of(messageId, "ping", topicId, "ping", at, data);
+		return this.sender.send(webhook, delivery).flatMap((result) -> {
+			Attempt attempt = new Attempt(webhook.id(), at, messageId, "ping", 1, result.statusCode(),
+					result.durationMs(), result.error(), result.isSuccess() ? "delivered" : "failed");
+			return this.attempts.record(attempt).onErrorResume((ex) -> Mono.empty()).thenReturn(attempt);
+		});
+	}
+
+	/**
+	 * The newest attempts of a webhook.
+	 * @param topicId the topic
+	 * @param webhookId the webhook
+	 * @param limit how many at most
+	 * @return the attempts, newest first
+	 */
+	public List<Attempt> attempts(String topicId, String webhookId, int limit) {
+		return this.attempts.recent(find(topicId, webhookId).id(), limit);
+	}
+
+	/**
+	 * Delivers again from a cursor or a time, in a new epoch; the webhook keeps its
+	 * status.
+	 * @param topicId the topic
+	 * @param webhookId the webhook
+	 * @param body {@code {"from": cursor}} or {@code {"since": time}}
+	 * @return the webhook
+	 */
+	public Mono<Webhook> replay(String topicId, String webhookId, JsonNode body) {
+		Webhook current = find(topicId, webhookId);
+		Topic topic = this.topics.require(topicId).topic();
+		object(body, Set.of("from", "since"));
+		if (body.has("from") == body.has("since")) {
+			throw invalid(new FieldError("", "give exactly one of 'from' (a cursor) and 'since' (an ISO-8601 time)"));
+		}
+		Mono<Cursor> start;
+		if (body.has("from")) {
+			JsonNode from = body.get("from");
+			if (!from.isString()) {
+				throw invalid(new FieldError("/from", "must be a cursor string"));
+			}
+			Cursor cursor;
+			try {
+				cursor = Cursor.parse(from.asString(), topic.partitions());
+			}
+			catch (IllegalArgumentException ex) {
+				throw invalid(new FieldError("/from", ex.getMessage()));
+			}
+			start = this.eventLog.end(topic)
+				.flatMap((end) -> end.reaches(cursor) ? Mono.just(cursor) : Mono
+					.error(invalid(new FieldError("/from", "is past the end of the topic's events (" + end + ")"))));
+		}
+		else {
+			Instant since = time(body.get("since"));
+			start = this.eventLog.at(topic, since);
+		}
+		return start.zipWith(this.eventLog.start(topic))
+			.flatMap((cursors) -> this.webhooks
+				.save(current.replayedFrom(cursors.getT1().max(cursors.getT2()).toString(), now())));
+	}
+
+	private Mono<Void> checkEgress(String url) {
+		return this.egress.check(URI.create(url))
+			.flatMap((refusal) -> refusal
+				.<Mono<Void>>map((reason) -> Mono.error(invalid(new FieldError("/url", reason))))
+				.orElse(Mono.empty()));
+	}
+
+	private static void object(JsonNode body, Set<String> allowed) {
+		if (!body.isObject()) {
+			throw invalid(new FieldError("", "must be a JSON object"));
+		}
+		List<FieldError> unknown = new ArrayList<>();
+		body.propertyNames().forEach((name) -> {
+			if (!allowed.contains(name)) {
+				unknown.add(new FieldError("/" + name,
+						"is not a field here; fields: " + allowed.stream().sorted().toList()));
+			}
+		});
+		refuseIfAny(unknown);
+	}
+
+	private static String url(JsonNode node, boolean required, List<FieldError> errors) {
+		if (node == null || node.isNull()) {
+			if (required) {
+				errors.add(new FieldError("/url", "is required"));
+			}
+			return null;
+		}
+		if (!node.isString()) {
+			errors.add(new FieldError("/url", "must be a string"));
+			return null;
+		}
+		String text = node.asString();
+		if (text.length() > MAX_URL) {
+			errors.add(new FieldError("/url", "must be at most " + MAX_URL + " characters"));
+			return null;
+		}
+		try {
+			URI uri = new URI(text);
+			String scheme = (uri.getScheme() != null) ? uri.getScheme().toLowerCase(Locale.ROOT) : "";
+			if (!scheme.equals("http") && !scheme.equals("https")) {
+				errors.add(new FieldError("/url", "must be an absolute http or https URL"));
+			}
+			else if (uri.getHost() == null || uri.getHost().isEmpty()) {
+				errors.add(new FieldError("/url", "must name a host"));
+			}
+			else if (uri.getRawUserInfo() != null) {
+				errors.add(new FieldError("/url", "must not hold credentials; send them as a header"));
+			}
+			else if (uri.getRawFragment() != null) {
+				errors.add(new FieldError("/url", "must not have a fragment"));
+			}
+		}
+		catch (URISyntaxException ex) {
+			errors.add(new FieldError("/url", "is not a URL: " + ex.getReason()));
+		}
+		return text;
+	}
+
+	private static SubscriptionMode mode(Topic topic, JsonNode node, List<FieldError> errors) {
+		if (node == null || node.isNull()) {
+			return topic.defaultSubscriptionMode();
+		}
+		SubscriptionMode mode = node.isString() ? SubscriptionMode.fromValue(node.asString()) : null;
+		if (mode == null || !topic.subscriptionModes().contains(mode)) {
+			errors.add(new FieldError("/mode", "must be one of the topic's modes " + topic.subscriptionModes()));
+		}
+		return mode;
+	}
+
+	private static Map<String, String> headers(JsonNode node, List<FieldError> errors) {
+		Map<String, String> headers = new LinkedHashMap<>();
+		if (node == null || node.isNull()) {
+			return headers;
+		}
+		if (!node.isObject()) {
+			errors.add(new FieldError("/headers", "must be an object of header names to string values"));
+			return headers;
+		}
+		if (node.size() > MAX_HEADERS) {
+			errors.add(new FieldError("/headers", "must have at most " + MAX_HEADERS + " headers"));
+		}
+		node.properties().forEach((entry) -> {
+			String name = entry.getKey();
+			String pointer = "/headers/" + name.replace("~", "~0").replace("/", "~1");
+			String lower = name.toLowerCase(Locale.ROOT);
+			if (!HEADER_NAME.matcher(name).matches()) {
+				errors.add(new FieldError(pointer, "is not a valid header name"));
+			}
+			else if (RESERVED_HEADERS.contains(lower) || lower.startsWith("webhook-")) {
+				errors.add(new FieldError(pointer, "is set by streamgate and cannot be registered"));
+			}
+			else if (!entry.getValue().isString()) {
+				errors.add(new FieldError(pointer, "must be a string"));
+			}
+			else if (entry.getValue().asString().length() > MAX_HEADER_VALUE
+					|| entry.getValue().asString().chars().anyMatch((c) -> (c < 0x20 && c != '\t') || c == 0x7f)) {
+				errors.add(new FieldError(pointer,
+						"must be at most " + MAX_HEADER_VALUE + " characters without control characters"));
+			}
+			else {
+				headers.put(name, entry.getValue().asString());
+			}
+		});
+		return headers;
+	}
+
+	private static String secret(JsonNode node, List<FieldError> errors) {
+		if (node == null || node.isNull()) {
+			return null;
+		}
+		if (!node.isString()) {
+			errors.add(new FieldError("/secret", "must be a string"));
+			return null;
+		}
+		String refusal = Signatures.refusal(node.asString());
+		if (refusal != null) {
+			errors.add(new FieldError("/secret", refusal));
+		}
+		return node.asString();
+	}
+
+	private static String description(JsonNode node, List<FieldError> errors) {
+		if (node == null || node.isNull()) {
+			return null;
+		}
+		if (!node.isString() || node.asString().length() > MAX_DESCRIPTION) {
+			errors
+				.add(new FieldError("/description", "must be a string of at most " + MAX_DESCRIPTION + " characters"));
+			return null;
+		}
+		return node.asString();
+	}
+
+	private static Webhook.Status status(JsonNode node, List<FieldError> errors) {
+		if (node != null && node.isString()) {
+			for (Webhook.Status status : Webhook.Status.values()) {
+				if (status.value().equals(node.asString())) {
+					return status;
+				}
+			}
+		}
+		errors.add(new FieldError("/status", "must be \"active\" or \"disabled\""));
+		return null;
+	}
+
+	private static Instant time(JsonNode node) {
+		if (node != null && node.isString()) {
+			try {
+				return OffsetDateTime.parse(node.asString()).toInstant();
+			}
+			catch (DateTimeParseException ex) {
+				// answered below
+			}
+		}
+		throw invalid(
+				new FieldError("/since", "must be an ISO-8601 time with an offset, such as 2026-11-21T10:00:00Z"));
+	}
+
+	private static void refuseIfAny(List<FieldError> errors) {
+		if (!errors.isEmpty()) {
+			String detail = String.join("; ", errors.stream().map((e) -> e.pointer() + " " + e.detail()).toList());
+			throw new StreamgateException(ProblemType.INVALID_WEBHOOK, detail).withErrors(errors);
+		}
+	}
+
+	private static StreamgateException invalid(FieldError error) {
+		return new StreamgateException(ProblemType.INVALID_WEBHOOK, error.pointer() + " " + error.detail())
+			.withErrors(List.of(error));
+	}
+
+	private void ensureReady() {
+		if (!this.webhooks.isCaughtUp()) {
+			throw new StreamgateException(ProblemType.NOT_READY,
+					"This node is still reading the webhook registrations; retry shortly")
+				.withRetryAfter(Duration.ofSeconds(2));
+		}
+	}
+
+	private Instant now() {
+		return this.clock.instant().truncatedTo(ChronoUnit.MILLIS);
+	}
+
+	private static String generateId() {
+		return "wh_" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+	}
+
+}

@@ -1,0 +1,49 @@
+package dev.streamgate.subscribe.webhook;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One message to a webhook: the envelope of API.md and its {@code webhook-id}, the same
+ * on every attempt.
+ *
+ * @param messageId the {@code webhook-id}
+ * @param type {@code snapshot}, {@code patch}, {@code event}, {@code error} or
+ * {@code ping}
+ * @param publishedAt when the event was published
+ * @param body the envelope, UTF-8 JSON
+ */
+public record Delivery(String messageId, String type, Instant publishedAt, byte[] body) {
+
+	private static final JsonMapper STRINGS = JsonMapper.builder().build();
+
+	/**
+	 * A delivery of an event.
+	 * @param messageId the {@code webhook-id}
+	 * @param type the delivery type
+	 * @param topicId the topic id
+	 * @param cursor the event's cursor
+	 * @param publishedAt when it was published
+	 * @param data the event's JSON, written into the envelope as it is
+	 * @return the delivery
+	 */
+	public static Delivery of(String messageId, String type, String topicId, String cursor, Instant publishedAt,
+			byte[] data) {
+		String head = "{\"type\":" + quote(type) + ",\"topic\":" + quote(topicId) + ",\"id\":" + quote(cursor)
+				+ ",\"timestamp\":" + quote(publishedAt.truncatedTo(ChronoUnit.MILLIS).toString()) + ",\"data\":";
+		byte[] start = head.getBytes(StandardCharsets.UTF_8);
+		byte[] body = new byte[start.length + data.length + 1];
+		System.arraycopy(start, 0, body, 0, start.length);
+		System.arraycopy(data, 0, body, start.length, data.length);
+		body[body.length - 1] = '}';
+		return new Delivery(messageId, type, publishedAt, body);
+	}
+
+	private static String quote(String text) {
+		return STRINGS.writeValueAsString(text);
+	}
+
+}

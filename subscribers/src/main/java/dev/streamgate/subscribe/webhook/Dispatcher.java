@@ -1,0 +1,306 @@
+package dev.streamgate.subscribe.webhook;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.util.retry.Retry;
+
+import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.event.Event;
+import dev.streamgate.core.event.EventPublisher;
+import dev.streamgate.core.event.EventType;
+import dev.streamgate.core.event.SnapshotDocument;
+import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.core.topic.SubscriptionMode;
+import dev.streamgate.core.topic.Topic;
+import dev.streamgate.core.webhook.Attempt;
+import dev.streamgate.core.webhook.DeliveryState;
+import dev.streamgate.core.webhook.Webhook;
+
+/**
+ * Delivers one webhook's events, one at a time in topic order, each retried on the
+ * schedule until it succeeds or is given up. Waiting never blocks a thread, so a slow or
+ * failing webhook delays only itself. The delivery state is committed after the
+ * deliveries it counts, at most once a second and when the dispatcher stops.
+ */
+final class Dispatcher {
+
+	private static final Log logger = LogFactory.getLog(Dispatcher.class);
+
+	private static final int BATCH = 200;
+
+	private static final Duration COMMIT_EVERY = Duration.ofSeconds(1);
+
+	private final Webhook webhook;
+
+	private final Topic topic;
+
+	private final TopicFeed feed;
+
+	private final Services services;
+
+	private final Sinks.Many<DeliveryState> commits = Sinks.many().unicast().onBackpressureBuffer();
+
+	private volatile DeliveryState state;
+
+	private volatile boolean stopped;
+
+	private SnapshotDocument document;
+
+	private Disposable loop;
+
+	private Disposable committing;
+
+	Dispatcher(Webhook webhook, Topic topic, DeliveryState state, TopicFeed feed, Services services) {
+		this.webhook = webhook;
+		this.topic = topic;
+		this.state = state;
+		this.feed = feed;
+		this.services = services;
+	}
+
+	Webhook webhook() {
+		return this.webhook;
+	}
+
+	TopicFeed feed() {
+		return this.feed;
+	}
+
+	void start() {
+		this.committing = this.commits.asFlux()
+			.sample(COMMIT_EVERY)
+			.concatMap((committed) -> this.services.states().save(this.webhook.id(), committed).onErrorResume((ex) -> {
+				logger.warn("Cannot commit the cursor of webhook " + this.webhook.id() + ": " + ex.getMessage());
+				return Mono.empty();
+			}))
+			.subscribe();
+		this.loop = Mono.defer(this::step)
+			.retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofSeconds(1))
+				.maxBackoff(Duration.ofSeconds(30))
+				.doBeforeRetry((signal) -> logger.warn("Webhook " + this.webhook.id() + " cannot read topic "
+						+ this.topic.id() + " now, retrying: " + signal.failure().getMessage())))
+			.repeat(() -> !this.stopped)
+			.subscribe();
+	}
+
+	/**
+	 * Stops delivering; the state reached so far is committed.
+	 * @param commit whether to commit it (not for a deleted webhook)
+	 * @return the state reached
+	 */
+	DeliveryState stop(boolean commit) {
+		this.stopped = true;
+		if (this.loop != null) {
+			this.loop.dispose();
+		}
+		if (commit) {
+			commit(this.state);
+		}
+		while (this.commits.tryEmitComplete() == Sinks.EmitResult.FAIL_NON_SERIALIZED) {
+			Thread.onSpinWait();
+		}
+		return this.state;
+	}
+
+	/** Emitted from the delivery loop and from {@link #stop}, which may race. */
+	private void commit(DeliveryState reached) {
+		while (this.commits.tryEmitNext(reached) == Sinks.EmitResult.FAIL_NON_SERIALIZED) {
+			Thread.onSpinWait();
+		}
+	}
+
+	private Mono<Void> step() {
+		if (this.stopped) {
+			return Mono.empty();
+		}
+		Cursor cursor = Cursor.parse(this.state.cursor(), this.topic.partitions());
+		boolean needsDocument = switch (this.webhook.mode()) {
+			case SNAPSHOT_ONLY -> this.document == null;
+			case SNAPSHOT_PATCH -> !this.state.snapshotSent();
+			case EVENT -> false;
+		};
+		if (needsDocument) {
+			return this.services.documents()
+				.load(this.topic, cursor)
+				.doOnNext((loaded) -> this.document = loaded)
+				.flatMap((loaded) -> this.state.snapshotSent() ? Mono.empty() : openingSnapshot(cursor, loaded));
+		}
+		return this.feed.next(cursor, BATCH)
+			.flatMap((events) -> Flux.fromIterable(events).concatMap(this::handle).then());
+	}
+
+	/** A new epoch of a snapshot mode starts with the document as it stands. */
+	private Mono<Void> openingSnapshot(Cursor cursor, SnapshotDocument loaded) {
+		if (loaded.document() == null) {
+			this.state = new DeliveryState(this.state.epoch(), this.state.cursor(), true, this.state.failingSince(),
+					this.state.delivered(), this.state.failed());
+			return Mono.empty();
+		}
+		String id = cursor.toString();
+		Delivery delivery = Delivery.of(messageId(id) + "_snapshot", EventType.SNAPSHOT.value(), this.topic.id(), id,
+				this.services.clock().instant(), JsonPatches.write(loaded.document()));
+		return deliver(delivery, id);
+	}
+
+	private Mono<Void> handle(Event event) {
+		if (this.stopped) {
+			return Mono.empty();
+		}
+		Cursor after = Cursor.parse(this.state.cursor(), this.topic.partitions())
+			.after(event.partition(), event.offset());
+		String id = after.toString();
+		byte[] data = event.data();
+		String type = event.type().value();
+		if (this.webhook.mode() == SubscriptionMode.SNAPSHOT_ONLY) {
+			this.document = this.document.apply(event);
+			if (event.type() != EventType.ERROR) {
+				if (this.document.document() == null) {
+					// The document is unknown until the next snapshot: nothing to send.
+					this.state = this.state.gaveUp(id);
+					return Mono.empty();
+				}
+				type = EventType.SNAPSHOT.value();
+				data = JsonPatches.write(this.document.document());
+			}
+		}
+		return deliver(Delivery.of(messageId(id), type, this.topic.id(), id, event.publishedAt(), data), id);
+	}
+
+	/** The same on every attempt and after a restart; a replay delivers under new ids. */
+	private String messageId(String cursor) {
+		return "msg_" + this.topic.id() + "_" + cursor
+				+ ((this.webhook.epoch() > 0) ? "_r" + this.webhook.epoch() : "");
+	}
+
+	private Mono<Void> deliver(Delivery delivery, String cursorAfter) {
+		return attempt(delivery, 1).flatMap((outcome) -> {
+			switch (outcome) {
+				case DELIVERED -> this.state = this.state.delivered(cursorAfter);
+				case FAILED -> this.state = this.state.gaveUp(cursorAfter);
+				default -> {
+					// Disabled: the cursor stays before this event, for when it is
+					// enabled
+					// again.
+					this.stopped = true;
+					commit(this.state);
+					return Mono.empty();
+				}
+			}
+			commit(this.state);
+			return Mono.empty();
+		});
+	}
+
+	private Mono<Outcome> attempt(Delivery delivery, int number) {
+		Instant at = this.services.clock().instant();
+		return this.services.sender().send(this.webhook, delivery).flatMap((result) -> {
+			if (result.isSuccess()) {
+				this.services.metrics()
+					.delivered(this.topic.id(),
+							Duration.between(delivery.publishedAt(), this.services.clock().instant()));
+				return record(delivery, number, at, result, Outcome.DELIVERED);
+			}
+			Instant now = this.services.clock().instant();
+			this.state = this.state.failing(now);
+			if (result.statusCode() != null && result.statusCode() == 410) {
+				return disable("the endpoint answered 410 Gone")
+					.then(record(delivery, number, at, result, Outcome.DISABLED));
+			}
+			Instant failingSince = later(this.state.failingSince(), this.webhook.updatedAt());
+			Duration disableAfter = this.services.properties().disableAfter();
+			if (!failingSince.plus(disableAfter).isAfter(now)) {
+				return disable("no successful delivery since " + failingSince + " (streamgate.webhook.disable-after "
+						+ disableAfter + ")")
+					.then(record(delivery, number, at, result, Outcome.DISABLED));
+			}
+			List<Duration> schedule = this.services.properties().retrySchedule();
+			if (number > schedule.size()) {
+				return record(delivery, number, at, result, Outcome.FAILED);
+			}
+			Duration delay = delay(schedule.get(number - 1), result);
+			return record(delivery, number, at, result, Outcome.RETRYING).then(Mono.delay(delay)
+				.doOnSubscribe((s) -> this.services.metrics().retryWaiting())
+				.doFinally((s) -> this.services.metrics().retryDone())
+				.then(Mono.defer(() -> attempt(delivery, number + 1))));
+		});
+	}
+
+	/**
+	 * The schedule's delay with ±20% jitter, or the endpoint's Retry-After on 429/503.
+	 */
+	private static Duration delay(Duration scheduled, WebhookSender.Result result) {
+		Integer status = result.statusCode();
+		if (result.retryAfter() != null && status != null && (status == 429 || status == 503)) {
+			return result.retryAfter();
+		}
+		double factor = 0.8 + 0.4 * ThreadLocalRandom.current().nextDouble();
+		return Duration.ofNanos((long) (scheduled.toNanos() * factor));
+	}
+
+	private Mono<Outcome> record(Delivery delivery, int number, Instant at, WebhookSender.Result result,
+			Outcome outcome) {
+		String value = outcome.name().toLowerCase(java.util.Locale.ROOT);
+		this.services.metrics().attempt(this.topic.id(), value);
+		Attempt attempt = new Attempt(this.webhook.id(), at, delivery.messageId(), delivery.type(), number,
+				result.statusCode(), result.durationMs(), result.error(), value);
+		// The attempts log is for people: a delivery never waits for it.
+		this.services.attempts()
+			.record(attempt)
+			.subscribe(null, (ex) -> logger.debug("Attempt of " + this.webhook.id() + " not logged: " + ex));
+		return Mono.just(outcome);
+	}
+
+	private Mono<Void> disable(String reason) {
+		logger.warn("Disabling webhook " + this.webhook.id() + " of topic " + this.topic.id() + ": " + reason);
+		return Mono.justOrEmpty(this.services.webhooks().get(this.webhook.id()))
+			.filter(Webhook::isActive)
+			.flatMap((current) -> this.services.webhooks()
+				.save(current.withStatus(Webhook.Status.DISABLED, reason, this.services.clock().instant())))
+			.then()
+			.onErrorResume((ex) -> {
+				logger.warn("Cannot disable webhook " + this.webhook.id() + ": " + ex.getMessage());
+				return Mono.empty();
+			});
+	}
+
+	private static Instant later(Instant a, Instant b) {
+		if (a == null) {
+			return b;
+		}
+		return (b == null || a.isAfter(b)) ? a : b;
+	}
+
+	enum Outcome {
+
+		DELIVERED, RETRYING, FAILED, DISABLED
+
+	}
+
+	/**
+	 * What every dispatcher of a node uses.
+	 *
+	 * @param sender sends attempts
+	 * @param documents rebuilds documents of snapshot topics
+	 * @param states the committed delivery states
+	 * @param webhooks the registrations
+	 * @param attempts the attempts log
+	 * @param properties the delivery settings
+	 * @param metrics the metrics
+	 * @param clock the clock
+	 */
+	record Services(WebhookSender sender, EventPublisher documents, dev.streamgate.core.webhook.DeliveryStates states,
+			dev.streamgate.core.webhook.WebhookStore webhooks, dev.streamgate.core.webhook.AttemptLog attempts,
+			WebhookProperties properties, WebhookMetrics metrics, Clock clock) {
+	}
+
+}

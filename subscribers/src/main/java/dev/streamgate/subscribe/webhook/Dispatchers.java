@@ -1,0 +1,132 @@
+package dev.streamgate.subscribe.webhook;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.context.SmartLifecycle;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+
+import dev.streamgate.core.lease.Leases;
+import dev.streamgate.core.topic.StoredTopic;
+import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.webhook.DeliveryState;
+import dev.streamgate.core.webhook.Webhook;
+
+/**
+ * Runs the dispatchers of the active webhooks this node owns in the {@code webhooks}
+ * lease group: one per webhook, started when it is registered, enabled or its lease
+ * arrives; stopped, with its cursor committed, when it is disabled or deleted, its topic
+ * goes, or its lease moves to another node. A changed registration (a replay, a new
+ * status) restarts its dispatcher.
+ */
+public class Dispatchers implements SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(Dispatchers.class);
+
+	private static final Duration RECHECK = Duration.ofSeconds(5);
+
+	private final TopicStore topics;
+
+	private final Leases leases;
+
+	private final TopicFeeds feeds;
+
+	private final Dispatcher.Services services;
+
+	private final Map<String, Dispatcher> running = new ConcurrentHashMap<>();
+
+	private volatile Leases.Membership membership;
+
+	private Disposable changes;
+
+	Dispatchers(TopicStore topics, Leases leases, TopicFeeds feeds, Dispatcher.Services services) {
+		this.topics = topics;
+		this.leases = leases;
+		this.feeds = feeds;
+		this.services = services;
+		services.metrics().activeGauge(this.running, (map) -> ((Map<?, ?>) map).size());
+	}
+
+	@Override
+	public synchronized void start() {
+		this.membership = this.leases.join("webhooks", this::reconcile);
+		this.changes = Flux
+			.merge(this.topics.changes().map((change) -> 0L), this.services.webhooks().changes().map((id) -> 0L),
+					Flux.interval(RECHECK))
+			.subscribe((tick) -> reconcile(), (ex) -> logger.error("Webhooks stopped following changes", ex));
+	}
+
+	@Override
+	public void stop() {
+		Leases.Membership leaving;
+		synchronized (this) {
+			if (this.changes != null) {
+				this.changes.dispose();
+			}
+			leaving = this.membership;
+			this.membership = null;
+			this.running.values().forEach((dispatcher) -> retire(dispatcher, true));
+			this.running.clear();
+		}
+		// Outside the lock: leaving may call reconcile() on the group's thread.
+		if (leaving != null) {
+			leaving.close();
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.membership != null;
+	}
+
+	/** Starts and stops dispatchers to match the registrations and this node's leases. */
+	private synchronized void reconcile() {
+		Leases.Membership current = this.membership;
+		Map<String, Wanted> wanted = new HashMap<>();
+		if (current != null && this.topics.isCaughtUp() && this.services.webhooks().isCaughtUp()) {
+			for (Webhook webhook : this.services.webhooks().list()) {
+				StoredTopic topic = this.topics.get(webhook.topicId()).orElse(null);
+				if (webhook.isActive() && topic != null && current.owns(webhook.id())) {
+					wanted.put(webhook.id(), new Wanted(webhook, topic));
+				}
+			}
+		}
+		Map<String, DeliveryState> handOver = new HashMap<>();
+		this.running.entrySet().removeIf((entry) -> {
+			Dispatcher dispatcher = entry.getValue();
+			Wanted want = wanted.get(entry.getKey());
+			boolean keep = want != null && want.webhook().equals(dispatcher.webhook())
+					&& want.topic().topic().equals(dispatcher.feed().topic());
+			if (!keep) {
+				boolean exists = this.services.webhooks().get(entry.getKey()).isPresent();
+				DeliveryState reached = retire(dispatcher, exists);
+				if (want != null && reached.epoch() == want.webhook().epoch()) {
+					handOver.put(entry.getKey(), reached);
+				}
+			}
+			return !keep;
+		});
+		wanted.forEach((id, want) -> this.running.computeIfAbsent(id, (key) -> {
+			DeliveryState state = handOver.getOrDefault(id, this.services.states().current(want.webhook()));
+			Dispatcher dispatcher = new Dispatcher(want.webhook(), want.topic().topic(), state,
+					this.feeds.acquire(want.topic().topic()), this.services);
+			dispatcher.start();
+			return dispatcher;
+		}));
+	}
+
+	private DeliveryState retire(Dispatcher dispatcher, boolean commit) {
+		DeliveryState reached = dispatcher.stop(commit);
+		this.feeds.release(dispatcher.feed());
+		return reached;
+	}
+
+	private record Wanted(Webhook webhook, StoredTopic topic) {
+	}
+
+}

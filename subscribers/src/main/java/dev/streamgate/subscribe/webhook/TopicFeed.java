@@ -1,0 +1,151 @@
+package dev.streamgate.subscribe.webhook;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
+
+import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.event.Event;
+import dev.streamgate.core.event.EventLog;
+import dev.streamgate.core.event.EventTail;
+import dev.streamgate.core.topic.Topic;
+
+/**
+ * A topic's events for the webhooks of it on this node: it follows the topic through the
+ * node's one event tail and keeps the newest events, so that webhooks that keep up read
+ * from memory, whatever their number; a webhook that fell further behind reads its gap
+ * from Kafka.
+ */
+final class TopicFeed implements EventTail.Listener {
+
+	private static final Log logger = LogFactory.getLog(TopicFeed.class);
+
+	/** Events kept in memory. */
+	static final int RECENT = 1024;
+
+	/** A waiting reader looks again this often even when woken by nothing. */
+	private static final Duration RECHECK = Duration.ofSeconds(10);
+
+	private final Topic topic;
+
+	private final EventLog log;
+
+	private final ArrayDeque<Event> recent = new ArrayDeque<>();
+
+	private final List<MonoSink<Void>> waiting = new ArrayList<>();
+
+	private final Sinks.One<Boolean> ready = Sinks.one();
+
+	private AutoCloseable following;
+
+	private Cursor position;
+
+	private Cursor recentStart;
+
+	int users;
+
+	TopicFeed(Topic topic, EventLog log) {
+		this.topic = topic;
+		this.log = log;
+	}
+
+	Topic topic() {
+		return this.topic;
+	}
+
+	void start(EventTail tail) {
+		this.following = tail.follow(this.topic, this);
+	}
+
+	@Override
+	public synchronized void onStart(Cursor start) {
+		this.position = start;
+		this.recentStart = start;
+		this.ready.tryEmitValue(true);
+	}
+
+	@Override
+	public void onEvent(Event event) {
+		List<MonoSink<Void>> woken;
+		synchronized (this) {
+			this.position = this.position.after(event.partition(), event.offset());
+			this.recent.addLast(event);
+			while (this.recent.size() > RECENT) {
+				Event dropped = this.recent.removeFirst();
+				this.recentStart = this.recentStart.after(dropped.partition(), dropped.offset());
+			}
+			woken = new ArrayList<>(this.waiting);
+			this.waiting.clear();
+		}
+		woken.forEach(MonoSink::success);
+	}
+
+	/**
+	 * The next events after a cursor, in order on each partition; waits while there are
+	 * none.
+	 * @param after the cursor of the last event handled
+	 * @param max how many events at most
+	 * @return the events, or an empty list when it is time to look again
+	 */
+	Mono<List<Event>> next(Cursor after, int max) {
+		return this.ready.asMono().then(Mono.defer(() -> {
+			Cursor until;
+			synchronized (this) {
+				if (after.reaches(this.position)) {
+					return waitForMore().thenReturn(List.<Event>of());
+				}
+				if (after.reaches(this.recentStart)) {
+					List<Event> events = new ArrayList<>(Math.min(max, this.recent.size()));
+					for (Event event : this.recent) {
+						if (after.isBefore(event.partition(), event.offset())) {
+							events.add(event);
+							if (events.size() == max) {
+								break;
+							}
+						}
+					}
+					return Mono.just(events);
+				}
+				until = this.position;
+			}
+			// Behind the events in memory: read the gap from Kafka.
+			return this.log.read(this.topic, after, until).take(max).collectList();
+		}));
+	}
+
+	private Mono<Void> waitForMore() {
+		return Mono.<Void>create((sink) -> {
+			synchronized (this) {
+				this.waiting.add(sink);
+			}
+			sink.onDispose(() -> {
+				synchronized (this) {
+					this.waiting.remove(sink);
+				}
+			});
+		})
+			.timeout(RECHECK, Mono.empty())
+			// Woken on the tail's thread: the deliveries run elsewhere.
+			.publishOn(Schedulers.parallel());
+	}
+
+	void close() {
+		try {
+			if (this.following != null) {
+				this.following.close();
+			}
+		}
+		catch (Exception ex) {
+			logger.warn("Cannot stop following " + this.topic.id(), ex);
+		}
+	}
+
+}

@@ -1,0 +1,45 @@
+package dev.streamgate.subscribe.webhook;
+
+import java.time.Clock;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.streamgate.core.egress.EgressGuard;
+import dev.streamgate.core.event.EventLog;
+import dev.streamgate.core.event.EventPublisher;
+import dev.streamgate.core.event.EventTail;
+import dev.streamgate.core.lease.Leases;
+import dev.streamgate.core.role.ConditionalOnRole;
+import dev.streamgate.core.role.Role;
+import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.webhook.AttemptLog;
+import dev.streamgate.core.webhook.DeliveryStates;
+import dev.streamgate.core.webhook.WebhookStore;
+
+/**
+ * Wires webhook delivery: the sender (also used by the admin API's test ping) and, on
+ * nodes of the webhook role, the dispatchers.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(WebhookProperties.class)
+public class WebhookConfiguration {
+
+	@Bean
+	WebhookSender webhookSender(EgressGuard egressGuard, WebhookProperties properties) {
+		return new WebhookSender(egressGuard, properties, Clock.systemUTC());
+	}
+
+	@Bean
+	@ConditionalOnRole(Role.WEBHOOK)
+	Dispatchers webhookDispatchers(TopicStore topicStore, WebhookStore webhookStore, DeliveryStates deliveryStates,
+			AttemptLog attemptLog, Leases leases, EventLog eventLog, EventTail eventTail, EventPublisher eventPublisher,
+			WebhookSender webhookSender, WebhookProperties properties, MeterRegistry meters) {
+		Dispatcher.Services services = new Dispatcher.Services(webhookSender, eventPublisher, deliveryStates,
+				webhookStore, attemptLog, properties, new WebhookMetrics(meters, webhookStore), Clock.systemUTC());
+		return new Dispatchers(topicStore, leases, new TopicFeeds(eventLog, eventTail), services);
+	}
+
+}

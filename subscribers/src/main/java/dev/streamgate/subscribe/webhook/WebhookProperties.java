@@ -1,0 +1,32 @@
+package dev.streamgate.subscribe.webhook;
+
+import java.time.Duration;
+import java.util.List;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotEmpty;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * How webhooks are delivered ({@code streamgate.webhook.*}).
+ *
+ * @param retrySchedule the delays between the attempts of one delivery; an event is given
+ * up after one attempt more than there are delays
+ * @param timeout how long one attempt may take, connection included
+ * @param disableAfter how long a webhook may fail without one success before it is
+ * disabled
+ * @param maxConnections the most connections open to webhook endpoints per node
+ * @param maxPerTopic the most webhooks one topic may have
+ */
+@Validated
+@ConfigurationProperties("streamgate.webhook")
+public record WebhookProperties(@DefaultValue( {
+		"5s", "5m", "30m", "2h", "5h", "10h", "10h" }) @NotEmpty List<Duration> retrySchedule,
+		@DefaultValue("15s") Duration timeout, @DefaultValue("5d") Duration disableAfter,
+		@DefaultValue("1000") @Min(1) int maxConnections, @DefaultValue("1000") @Min(1) @Max(100000) int maxPerTopic){
+
+}

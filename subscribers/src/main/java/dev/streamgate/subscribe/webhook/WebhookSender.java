@@ -1,0 +1,161 @@
+package dev.streamgate.subscribe.webhook;
+
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.concurrent.TimeoutException;
+
+import javax.net.ssl.SSLException;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ConnectTimeoutException;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.timeout.ReadTimeoutException;
+import reactor.core.publisher.Mono;
+import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.ConnectionProvider;
+
+import dev.streamgate.core.egress.EgressGuard;
+import dev.streamgate.core.egress.EgressRefusedException;
+import dev.streamgate.core.webhook.Webhook;
+
+/**
+ * Sends one attempt of a delivery: a signed POST over pooled connections, bounded by the
+ * per-request timeout, redirects not followed. It never fails: every outcome, transport
+ * failures included, is a {@link Result}.
+ */
+public class WebhookSender {
+
+	private static final Duration MAX_RETRY_AFTER = Duration.ofHours(1);
+
+	private final HttpClient http;
+
+	private final Duration timeout;
+
+	private final Clock clock;
+
+	public WebhookSender(EgressGuard guard, WebhookProperties properties, Clock clock) {
+		this.timeout = properties.timeout();
+		this.clock = clock;
+		ConnectionProvider pool = ConnectionProvider.builder("streamgate-webhook")
+			.maxConnections(properties.maxConnections())
+			.pendingAcquireMaxCount(-1)
+			.maxIdleTime(Duration.ofSeconds(30))
+			.build();
+		// Every connection is checked by the egress guard after DNS.
+		this.http = guard.guard(HttpClient.create(pool)
+			.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(this.timeout.toMillis(), Integer.MAX_VALUE))
+			.responseTimeout(this.timeout)
+			.followRedirect(false));
+	}
+
+	/**
+	 * Sends one attempt.
+	 * @param webhook the webhook
+	 * @param delivery what to send
+	 * @return the outcome
+	 */
+	public Mono<Result> send(Webhook webhook, Delivery delivery) {
+		return Mono.defer(() -> {
+			long started = System.nanoTime();
+			long timestamp = this.clock.instant().getEpochSecond();
+			String signature = Signatures.sign(webhook.secret(), delivery.messageId(), timestamp, delivery.body());
+			return this.http.headers((headers) -> {
+				webhook.headers().forEach(headers::set);
+				headers.set(HttpHeaderNames.CONTENT_TYPE, "application/json")
+					.set(HttpHeaderNames.USER_AGENT, "streamgate-webhook/1")
+					.set("webhook-id", delivery.messageId())
+					.set("webhook-timestamp", Long.toString(timestamp))
+					.set("webhook-signature", signature);
+			})
+				.post()
+				.uri(webhook.url())
+				.send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(delivery.body())))
+				.response((response,
+						content) -> content.then(Mono.just(new Result(response.status().code(), elapsed(started), null,
+								retryAfter(response.responseHeaders().get(HttpHeaderNames.RETRY_AFTER))))))
+				.next()
+				.timeout(this.timeout.plusMillis(500))
+				.map((result) -> result.isSuccess() ? result
+						: result.withError("the endpoint answered " + result.statusCode()))
+				.onErrorResume((ex) -> Mono.just(new Result(null, elapsed(started), describe(ex), null)));
+		});
+	}
+
+	private static long elapsed(long started) {
+		return Duration.ofNanos(System.nanoTime() - started).toMillis();
+	}
+
+	private Duration retryAfter(String header) {
+		if (header == null || header.isBlank()) {
+			return null;
+		}
+		Duration delay;
+		try {
+			delay = Duration.ofSeconds(Long.parseLong(header.trim()));
+		}
+		catch (NumberFormatException ex) {
+			try {
+				delay = Duration.between(this.clock.instant(),
+						ZonedDateTime.parse(header.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+			}
+			catch (DateTimeParseException notADate) {
+				return null;
+			}
+		}
+		if (delay.isNegative()) {
+			return Duration.ZERO;
+		}
+		return (delay.compareTo(MAX_RETRY_AFTER) > 0) ? MAX_RETRY_AFTER : delay;
+	}
+
+	private String describe(Throwable ex) {
+		if (ex instanceof EgressRefusedException) {
+			return "refused by the egress guard: " + ex.getMessage();
+		}
+		if (ex instanceof TimeoutException || ex instanceof ReadTimeoutException
+				|| ex instanceof ConnectTimeoutException) {
+			return "no answer within " + this.timeout;
+		}
+		if (ex instanceof UnknownHostException) {
+			return "unknown host: " + ex.getMessage();
+		}
+		if (ex instanceof ConnectException) {
+			return "connection refused";
+		}
+		if (ex instanceof SSLException) {
+			return "TLS failed: " + ex.getMessage();
+		}
+		Throwable cause = ex.getCause();
+		if (cause != null && cause != ex) {
+			return describe(cause);
+		}
+		return ex.getClass().getSimpleName() + ((ex.getMessage() != null) ? ": " + ex.getMessage() : "");
+	}
+
+	/**
+	 * What one attempt came to.
+	 *
+	 * @param statusCode the answer's status, {@code null} when none came
+	 * @param durationMs how long it took
+	 * @param error why it failed, {@code null} on success
+	 * @param retryAfter the answer's {@code Retry-After}, when it had one
+	 */
+	public record Result(Integer statusCode, long durationMs, String error, Duration retryAfter) {
+
+		public boolean isSuccess() {
+			return this.statusCode != null && this.statusCode >= 200 && this.statusCode < 300;
+		}
+
+		Result withError(String newError) {
+			return new Result(this.statusCode, this.durationMs, newError, this.retryAfter);
+		}
+
+	}
+
+}
