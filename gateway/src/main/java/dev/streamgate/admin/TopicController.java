@@ -199,6 +199,7 @@ public class TopicController {
 	 * (empty when it runs no subscriber role)
 	 * @param lastPoll the last poll of an http-poller topic, when the answering node
 	 * polls it
+	 * @param webhooks the topic's webhooks by status
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record TopicStatusDocument(String id, EventLogStatus events,

@@ -40,6 +40,12 @@ public class Dispatchers implements SmartLifecycle {
 
 	private final Map<String, Dispatcher> running = new ConcurrentHashMap<>();
 
+	/**
+	 * Where stopped dispatchers got to: their last commit may not have been read back yet
+	 * when the webhook starts again here.
+	 */
+	private final Map<String, DeliveryState> retired = new HashMap<>();
+
 	private volatile Leases.Membership membership;
 
 	private Disposable changes;
@@ -96,7 +102,6 @@ public class Dispatchers implements SmartLifecycle {
 				}
 			}
 		}
-		Map<String, DeliveryState> handOver = new HashMap<>();
 		this.running.entrySet().removeIf((entry) -> {
 			Dispatcher dispatcher = entry.getValue();
 			Wanted want = wanted.get(entry.getKey());
@@ -105,19 +110,31 @@ public class Dispatchers implements SmartLifecycle {
 			if (!keep) {
 				boolean exists = this.services.webhooks().get(entry.getKey()).isPresent();
 				DeliveryState reached = retire(dispatcher, exists);
-				if (want != null && reached.epoch() == want.webhook().epoch()) {
-					handOver.put(entry.getKey(), reached);
+				if (exists) {
+					this.retired.put(entry.getKey(), reached);
 				}
 			}
 			return !keep;
 		});
+		this.retired.keySet().removeIf((id) -> this.services.webhooks().get(id).isEmpty());
 		wanted.forEach((id, want) -> this.running.computeIfAbsent(id, (key) -> {
-			DeliveryState state = handOver.getOrDefault(id, this.services.states().current(want.webhook()));
+			DeliveryState state = newest(this.services.states().current(want.webhook()), this.retired.remove(id));
 			Dispatcher dispatcher = new Dispatcher(want.webhook(), want.topic().topic(), state,
 					this.feeds.acquire(want.topic().topic()), this.services);
 			dispatcher.start();
 			return dispatcher;
 		}));
+	}
+
+	/**
+	 * The further of the committed state and the one this node stopped at: within an
+	 * epoch, the counts of handled events only grow.
+	 */
+	private static DeliveryState newest(DeliveryState committed, DeliveryState local) {
+		if (local == null || local.epoch() != committed.epoch()) {
+			return committed;
+		}
+		return (local.delivered() + local.failed() > committed.delivered() + committed.failed()) ? local : committed;
 	}
 
 	private DeliveryState retire(Dispatcher dispatcher, boolean commit) {

@@ -1,6 +1,7 @@
 package dev.streamgate.subscribe.webhook;
 
 import java.time.Clock;
+import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -29,7 +30,9 @@ public class WebhookConfiguration {
 
 	@Bean
 	WebhookSender webhookSender(EgressGuard egressGuard, WebhookProperties properties) {
-		return new WebhookSender(egressGuard, properties, Clock.systemUTC());
+		// Endpoints see which node delivers to them.
+		String userAgent = "streamgate-webhook/1 (node " + UUID.randomUUID().toString().substring(0, 8) + ")";
+		return new WebhookSender(egressGuard, properties, userAgent, Clock.systemUTC());
 	}
 
 	@Bean

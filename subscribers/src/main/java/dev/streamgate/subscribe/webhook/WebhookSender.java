@@ -39,8 +39,11 @@ public class WebhookSender {
 
 	private final Clock clock;
 
-	public WebhookSender(EgressGuard guard, WebhookProperties properties, Clock clock) {
+	private final String userAgent;
+
+	public WebhookSender(EgressGuard guard, WebhookProperties properties, String userAgent, Clock clock) {
 		this.timeout = properties.timeout();
+		this.userAgent = userAgent;
 		this.clock = clock;
 		ConnectionProvider pool = ConnectionProvider.builder("streamgate-webhook")
 			.maxConnections(properties.maxConnections())
@@ -68,7 +71,7 @@ public class WebhookSender {
 			return this.http.headers((headers) -> {
 				webhook.headers().forEach(headers::set);
 				headers.set(HttpHeaderNames.CONTENT_TYPE, "application/json")
-					.set(HttpHeaderNames.USER_AGENT, "streamgate-webhook/1")
+					.set(HttpHeaderNames.USER_AGENT, this.userAgent)
 					.set("webhook-id", delivery.messageId())
 					.set("webhook-timestamp", Long.toString(timestamp))
 					.set("webhook-signature", signature);
