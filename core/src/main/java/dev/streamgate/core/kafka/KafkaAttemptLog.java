@@ -52,7 +52,7 @@ public final class KafkaAttemptLog implements AttemptLog, AutoCloseable {
 
 	@Override
 	public Mono<Void> record(Attempt attempt) {
-		return this.log.write(attempt.webhookId(), WebhookJson.toBytes(attempt)).then();
+		return this.log.append(attempt.webhookId(), WebhookJson.toBytes(attempt));
 	}
 
 	@Override

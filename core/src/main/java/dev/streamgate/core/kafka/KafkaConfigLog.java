@@ -100,6 +100,22 @@ final class KafkaConfigLog implements AutoCloseable {
 			.onErrorMap((ex) -> !(ex instanceof StreamgateException), StreamgateException::kafkaUnavailable);
 	}
 
+	/**
+	 * Writes a record and completes once Kafka acknowledged it, without waiting for this
+	 * node to read it back: for records that are written often and read rarely.
+	 * @param key the record key
+	 * @param value the value, or {@code null} for a tombstone
+	 * @return completes once acknowledged
+	 */
+	Mono<Void> append(String key, byte[] value) {
+		SenderRecord<String, byte[], String> record = SenderRecord.create(new ProducerRecord<>(this.topic, key, value),
+				key);
+		return this.sender.send(Mono.just(record))
+			.then()
+			.timeout(this.writeTimeout.plusSeconds(2))
+			.onErrorMap((ex) -> !(ex instanceof StreamgateException), StreamgateException::kafkaUnavailable);
+	}
+
 	private Mono<Void> awaitRead(int partition, long offset) {
 		return Mono.create((sink) -> {
 			Waiter waiter = new Waiter(partition, offset, sink);

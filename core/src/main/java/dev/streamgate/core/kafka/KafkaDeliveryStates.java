@@ -35,7 +35,9 @@ public final class KafkaDeliveryStates implements DeliveryStates, AutoCloseable 
 
 	@Override
 	public Mono<Void> save(String webhookId, DeliveryState state) {
-		return this.view.write(webhookId, WebhookJson.toBytes(state));
+		// Committed often (every second per webhook) and read only when a webhook starts:
+		// acknowledged by Kafka is enough.
+		return this.view.append(webhookId, WebhookJson.toBytes(state));
 	}
 
 	@Override

@@ -71,6 +71,10 @@ final class KafkaKeyedView<T> implements AutoCloseable {
 		return this.log.write(key, value).then();
 	}
 
+	Mono<Void> append(String key, byte[] value) {
+		return this.log.append(key, value);
+	}
+
 	boolean isCaughtUp() {
 		return this.log.isCaughtUp();
 	}

@@ -31,8 +31,8 @@ import reactor.netty.http.server.HttpServerResponse;
  * answers as the endpoint's behaviour says: {@code ok} (204), {@code status:<code>},
  * {@code retry-after:<code>:<seconds>}, {@code slow:<millis>}.
  * <p>
- * When a delivery's {@code data} holds {@code sentAt} (epoch milliseconds, stamped by the
- * publisher), the time from then to receipt goes into a latency histogram.
+ * When an accepted delivery's {@code data} holds {@code sentAt} (epoch milliseconds,
+ * stamped by the publisher), the time from then to receipt goes into a latency histogram.
  */
 public final class WebhookSink implements AutoCloseable {
 
@@ -135,7 +135,7 @@ public final class WebhookSink implements AutoCloseable {
 					endpoint.verify(body, headers), Endpoint.status(behaviour));
 			endpoint.received.add(received);
 			Matcher sentAt = SENT_AT.matcher(body);
-			if (received.signatureValid() && sentAt.find()) {
+			if (received.signatureValid() && received.accepted() && sentAt.find()) {
 				this.latencies.recordValue(Math.max(0, receivedAt - Long.parseLong(sentAt.group(1))) * 1000);
 			}
 			return Endpoint.answer(behaviour, response);

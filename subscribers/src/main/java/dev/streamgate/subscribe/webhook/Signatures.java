@@ -20,6 +20,15 @@ public final class Signatures {
 
 	private static final SecureRandom RANDOM = new SecureRandom();
 
+	private static final ThreadLocal<Mac> MACS = ThreadLocal.withInitial(() -> {
+		try {
+			return Mac.getInstance("HmacSHA256");
+		}
+		catch (GeneralSecurityException ex) {
+			throw new IllegalStateException("HmacSHA256 is not available", ex);
+		}
+	});
+
 	private Signatures() {
 	}
 
@@ -65,7 +74,7 @@ public final class Signatures {
 	 */
 	public static String sign(String secret, String id, long timestamp, byte[] body) {
 		try {
-			Mac mac = Mac.getInstance("HmacSHA256");
+			Mac mac = MACS.get();
 			mac.init(new SecretKeySpec(Base64.getDecoder().decode(secret.substring(PREFIX.length())), "HmacSHA256"));
 			mac.update((id + "." + timestamp + ".").getBytes(StandardCharsets.UTF_8));
 			return "v1," + Base64.getEncoder().encodeToString(mac.doFinal(body));

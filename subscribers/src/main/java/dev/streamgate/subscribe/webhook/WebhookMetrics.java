@@ -1,6 +1,8 @@
 package dev.streamgate.subscribe.webhook;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.Counter;
@@ -20,6 +22,10 @@ final class WebhookMetrics {
 
 	private final AtomicInteger retriesPending = new AtomicInteger();
 
+	private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+
+	private final Map<String, Timer> timers = new ConcurrentHashMap<>();
+
 	WebhookMetrics(MeterRegistry meters, WebhookStore webhooks) {
 		this.meters = meters;
 		Gauge.builder("streamgate.webhook.retries.pending", this.retriesPending, AtomicInteger::get)
@@ -33,19 +39,23 @@ final class WebhookMetrics {
 	}
 
 	void attempt(String topicId, String outcome) {
-		Counter.builder("streamgate.webhook.deliveries")
-			.description("Delivery attempts by outcome: delivered, retrying, failed (given up), disabled")
-			.tags("topic", topicId, "outcome", outcome)
-			.register(this.meters)
+		this.counters
+			.computeIfAbsent(topicId + " " + outcome,
+					(key) -> Counter.builder("streamgate.webhook.deliveries")
+						.description("Delivery attempts by outcome: delivered, retrying, failed (given up), disabled")
+						.tags("topic", topicId, "outcome", outcome)
+						.register(this.meters))
 			.increment();
 	}
 
 	void delivered(String topicId, Duration latency) {
-		Timer.builder("streamgate.webhook.delivery.latency")
-			.description("From the event's publication to the endpoint's 2xx answer")
-			.tags("topic", topicId)
-			.publishPercentileHistogram()
-			.register(this.meters)
+		this.timers
+			.computeIfAbsent(topicId,
+					(key) -> Timer.builder("streamgate.webhook.delivery.latency")
+						.description("From the event's publication to the endpoint's 2xx answer")
+						.tags("topic", topicId)
+						.publishPercentileHistogram()
+						.register(this.meters))
 			.record(latency);
 	}
 
