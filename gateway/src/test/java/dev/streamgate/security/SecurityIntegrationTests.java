@@ -192,6 +192,13 @@ class SecurityIntegrationTests {
 		assertThat(listTopics(subscriber)).isEqualTo(403);
 		assertThat(createTopic(publisher)).isEqualTo(403);
 		assertThat(listTopics(admin)).isEqualTo(200);
+		// The webhook API is the admin's too, even for a topic's own subscribers and
+		// publishers.
+		for (String notAdmin : List.of(subscriber, publisher, token(Map.of("subscribe", List.of("*"))))) {
+			client(notAdmin).get().uri("/api/v1/topics/prices/webhooks").exchange().expectStatus().isForbidden();
+		}
+		client(null).get().uri("/api/v1/topics/prices/webhooks").exchange().expectStatus().isUnauthorized();
+		client(admin).get().uri("/api/v1/topics/prices/webhooks").exchange().expectStatus().isOk();
 
 		assertThat(publish(subscriber, "prices")).isEqualTo(403);
 		assertThat(publish(publisher, "prices")).isEqualTo(403);

@@ -32,6 +32,19 @@ public record Delivery(String messageId, String type, Instant publishedAt, byte[
 	 */
 	public static Delivery of(String messageId, String type, String topicId, String cursor, Instant publishedAt,
 			byte[] data) {
+		return new Delivery(messageId, type, publishedAt, envelope(type, topicId, cursor, publishedAt, data));
+	}
+
+	/**
+	 * The body of a delivery: the same for every webhook of a topic in the same mode.
+	 * @param type the delivery type
+	 * @param topicId the topic id
+	 * @param cursor the event's cursor
+	 * @param publishedAt when it was published
+	 * @param data the event's JSON, written into the envelope as it is
+	 * @return the envelope, UTF-8 JSON
+	 */
+	public static byte[] envelope(String type, String topicId, String cursor, Instant publishedAt, byte[] data) {
 		String head = "{\"type\":" + quote(type) + ",\"topic\":" + quote(topicId) + ",\"id\":" + quote(cursor)
 				+ ",\"timestamp\":" + quote(publishedAt.truncatedTo(ChronoUnit.MILLIS).toString()) + ",\"data\":";
 		byte[] start = head.getBytes(StandardCharsets.UTF_8);
@@ -39,7 +52,7 @@ public record Delivery(String messageId, String type, Instant publishedAt, byte[
 		System.arraycopy(start, 0, body, 0, start.length);
 		System.arraycopy(data, 0, body, start.length, data.length);
 		body[body.length - 1] = '}';
-		return new Delivery(messageId, type, publishedAt, body);
+		return body;
 	}
 
 	private static String quote(String text) {

@@ -173,7 +173,16 @@ final class Dispatcher {
 				data = JsonPatches.write(this.document.document());
 			}
 		}
-		return deliver(Delivery.of(messageId(id), type, this.topic.id(), id, event.publishedAt(), data), id);
+		byte[] body;
+		if (this.webhook.mode() == SubscriptionMode.SNAPSHOT_ONLY) {
+			body = Delivery.envelope(type, this.topic.id(), id, event.publishedAt(), data);
+		}
+		else {
+			String sharedType = type;
+			body = this.feed.envelope(event, type, id,
+					() -> Delivery.envelope(sharedType, this.topic.id(), id, event.publishedAt(), event.data()));
+		}
+		return deliver(new Delivery(messageId(id), type, event.publishedAt(), body), id);
 	}
 
 	/** The same on every attempt and after a restart; a replay delivers under new ids. */

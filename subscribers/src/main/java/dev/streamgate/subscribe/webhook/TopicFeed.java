@@ -46,6 +46,9 @@ final class TopicFeed implements EventTail.Listener {
 
 	private AutoCloseable following;
 
+	/** The envelope last built from an event, shared by the webhooks that deliver it. */
+	private volatile Envelope lastEnvelope;
+
 	private Cursor position;
 
 	private Cursor recentStart;
@@ -137,6 +140,25 @@ final class TopicFeed implements EventTail.Listener {
 			.publishOn(Schedulers.parallel());
 	}
 
+	/**
+	 * The envelope of an event, built once for all the webhooks that deliver the same
+	 * event under the same cursor and type.
+	 * @param event the event, as this feed handed it out
+	 * @param type the delivery type
+	 * @param cursor the cursor after the event
+	 * @param build builds the envelope when it is not at hand
+	 * @return the envelope
+	 */
+	byte[] envelope(Event event, String type, String cursor, java.util.function.Supplier<byte[]> build) {
+		Envelope cached = this.lastEnvelope;
+		if (cached != null && cached.event() == event && cached.type().equals(type) && cached.cursor().equals(cursor)) {
+			return cached.body();
+		}
+		byte[] body = build.get();
+		this.lastEnvelope = new Envelope(event, type, cursor, body);
+		return body;
+	}
+
 	void close() {
 		try {
 			if (this.following != null) {
@@ -146,6 +168,9 @@ final class TopicFeed implements EventTail.Listener {
 		catch (Exception ex) {
 			logger.warn("Cannot stop following " + this.topic.id(), ex);
 		}
+	}
+
+	private record Envelope(Event event, String type, String cursor, byte[] body) {
 	}
 
 }
