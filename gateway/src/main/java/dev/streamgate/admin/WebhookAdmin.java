@@ -387,9 +387,9 @@ public class WebhookAdmin {
 				errors.add(new FieldError(pointer, "must be a string"));
 			}
 			else if (entry.getValue().asString().length() > MAX_HEADER_VALUE
-					|| entry.getValue().asString().chars().anyMatch((c) -> (c < 0x20 && c != '\t') || c == 0x7f)) {
-				errors.add(new FieldError(pointer,
-						"must be at most " + MAX_HEADER_VALUE + " characters without control characters"));
+					|| entry.getValue().asString().chars().anyMatch((c) -> (c < 0x20 && c != '\t') || c > 0x7e)) {
+				errors.add(new FieldError(pointer, "must be at most " + MAX_HEADER_VALUE
+						+ " printable ASCII characters (no line breaks or other control characters)"));
 			}
 			else {
 				headers.put(name, entry.getValue().asString());

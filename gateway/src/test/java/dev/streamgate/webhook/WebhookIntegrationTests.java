@@ -116,6 +116,7 @@ class WebhookIntegrationTests {
 				"{\"id\":\"prices\",\"payloadType\":\"snapshot\",\"publisher\":{\"type\":\"http-post\"}}", 201);
 		publish("prices", "{\"eur\":1,\"usd\":1}");
 		String id = register("prices", "prices", "");
+		register("prices", "prices-whole", ",\"mode\":\"snapshot-only\"");
 		List<String> versions = List.of("{\"eur\":2,\"usd\":1}", "{\"eur\":2,\"usd\":3,\"gbp\":[1]}",
 				"{\"usd\":3,\"gbp\":[1,2]}");
 		versions.forEach((version) -> publish("prices", version));
@@ -131,6 +132,11 @@ class WebhookIntegrationTests {
 			assertThat(document).isEqualTo(parse(versions.get(i - 1)));
 		}
 		assertThat(id).startsWith("wh_");
+		// snapshot-only: the whole document every time.
+		List<Received> whole = awaitAccepted("prices-whole", 4);
+		assertThat(whole).extracting(Received::type).containsOnly("snapshot");
+		assertThat(whole.subList(1, 4)).extracting((r) -> parse(r.body()).asJsonObject().get("data"))
+			.containsExactly(parse(versions.get(0)), parse(versions.get(1)), parse(versions.get(2)));
 	}
 
 	@Test
@@ -320,6 +326,8 @@ class WebhookIntegrationTests {
 				Map.entry("{\"url\":\"" + good + "\",\"headers\":{\"bad name\":\"x\"}}", "/headers/bad name"),
 				Map.entry("{\"url\":\"" + good + "\",\"headers\":{\"X-A\":\"a\\r\\nX-B: b\"}}", "/headers/X-A"),
 				Map.entry("{\"url\":\"" + good + "\",\"headers\":{\"X-A\":1}}", "/headers/X-A"),
+				Map.entry("{\"url\":\"" + good + "\",\"headers\":{\"X-A\":\"caf\u00e9 \ud83d\ude00\"}}",
+						"/headers/X-A"),
 				Map.entry("{\"url\":\"" + good + "\",\"headers\":[]}", "/headers"),
 				Map.entry("{\"url\":\"" + good + "\",\"description\":\"" + "d".repeat(501) + "\"}", "/description"),
 				Map.entry("{\"url\":\"" + good + "\",\"status\":\"active\"}", "/status"));
