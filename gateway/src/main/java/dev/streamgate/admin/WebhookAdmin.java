@@ -235,7 +235,7 @@ public class WebhookAdmin {
 		return this.sender.send(webhook, delivery).flatMap((result) -> {
 			Attempt attempt = new Attempt(webhook.id(), at, messageId, "ping", 1, result.statusCode(),
 					result.durationMs(), result.error(), result.isSuccess() ? "delivered" : "failed");
-			return this.attempts.record(attempt).onErrorResume((ex) -> Mono.empty()).thenReturn(attempt);
+			return this.attempts.recordReadable(attempt).onErrorResume((ex) -> Mono.empty()).thenReturn(attempt);
 		});
 	}
 

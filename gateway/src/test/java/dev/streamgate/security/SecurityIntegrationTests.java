@@ -1,17 +1,10 @@
 package dev.streamgate.security;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Date;
 import java.util.List;
 import java.util.Map;
 
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.MACSigner;
-import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,6 +19,7 @@ import reactor.core.publisher.Flux;
 import reactor.netty.http.client.HttpClient;
 
 import dev.streamgate.support.RunningGateway;
+import dev.streamgate.support.Tokens;
 import dev.streamgate.support.Sse;
 import dev.streamgate.support.TestKafka;
 
@@ -71,18 +65,7 @@ class SecurityIntegrationTests {
 	}
 
 	static String token(Map<String, Object> rights, Instant expires, String secret) {
-		JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().subject("test").claim("streamgate", rights);
-		if (expires != null) {
-			claims.expirationTime(Date.from(expires));
-		}
-		SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims.build());
-		try {
-			jwt.sign(new MACSigner(secret.getBytes(StandardCharsets.UTF_8)));
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(ex);
-		}
-		return jwt.serialize();
+		return Tokens.hs256(secret, rights, expires);
 	}
 
 	private static WebTestClient client(String token) {

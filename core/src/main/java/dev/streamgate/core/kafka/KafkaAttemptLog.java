@@ -56,6 +56,11 @@ public final class KafkaAttemptLog implements AttemptLog, AutoCloseable {
 	}
 
 	@Override
+	public Mono<Void> recordReadable(Attempt attempt) {
+		return this.log.write(attempt.webhookId(), WebhookJson.toBytes(attempt)).then();
+	}
+
+	@Override
 	public List<Attempt> recent(String webhookId, int limit) {
 		Deque<Attempt> kept = this.attempts.get(webhookId);
 		if (kept == null) {

@@ -12,9 +12,17 @@ public interface AttemptLog {
 	/**
 	 * Records an attempt.
 	 * @param attempt the attempt
-	 * @return completes once recorded
+	 * @return completes once Kafka has it
 	 */
 	Mono<Void> record(Attempt attempt);
+
+	/**
+	 * Records an attempt and completes once {@link #recent} on this node shows it, for an
+	 * attempt a client asked for and reads next (a test ping).
+	 * @param attempt the attempt
+	 * @return completes once readable here
+	 */
+	Mono<Void> recordReadable(Attempt attempt);
 
 	/**
 	 * The newest attempts of a webhook that this node has read.

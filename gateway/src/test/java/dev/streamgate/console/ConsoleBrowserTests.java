@@ -1,0 +1,67 @@
+package dev.streamgate.console;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.RunningGateway;
+import dev.streamgate.support.TestKafka;
+import dev.streamgate.support.Tokens;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The console in a real browser: headless Chromium (Debian's chromium package) driven by
+ * Playwright ({@code src/test/browser/console.test.mjs}) against a gateway with security
+ * on. Screenshots of each page are kept in {@code target/console-screenshots}.
+ */
+class ConsoleBrowserTests {
+
+	private static final String SECRET = "console-test-secret-of-at-least-32-bytes";
+
+	@Test
+	void theConsoleManagesTopicsWatchesStreamsAndRegistersWebhooksInABrowser() throws Exception {
+		Path script = Path.of("src", "test", "browser", "console.test.mjs");
+		assertThat(Path.of("src", "test", "browser", "node_modules", "playwright-core"))
+			.as("playwright-core, installed by src/test/browser/ensure during the build")
+			.isDirectory();
+		List<String> args = new ArrayList<>(List.of(GatewayKafka.arguments(TestKafka.uniquePrefix())));
+		// The console is tested as it is used: with security on and a token.
+		args.remove("--streamgate.security.enabled=false");
+		args.add("--streamgate.security.jwt.secret=" + SECRET);
+		// The test's webhook endpoint listens on 127.0.0.1.
+		args.add("--streamgate.egress.allowed-cidrs=127.0.0.1/32");
+		try (RunningGateway gateway = RunningGateway.start(args.toArray(String[]::new))) {
+			String token = Tokens.hs256(SECRET, Map.of("admin", true), Instant.now().plus(Duration.ofHours(1)));
+			Path output = Files.createTempFile("console-test", ".log");
+			ProcessBuilder node = new ProcessBuilder("node", script.toString()).redirectErrorStream(true)
+				.redirectOutput(output.toFile());
+			node.environment().put("BASE_URL", gateway.baseUrl());
+			node.environment().put("TOKEN", token);
+			node.environment().put("SCREENSHOTS", new File("target/console-screenshots").getAbsolutePath());
+			Process process = node.start();
+			boolean finished = process.waitFor(3, TimeUnit.MINUTES);
+			if (!finished) {
+				process.destroyForcibly();
+			}
+			String log = Files.readString(output);
+			System.out.println(log);
+			assertThat(finished).as("the browser test finished in time").isTrue();
+			assertThat(process.exitValue()).as(log).isZero();
+			assertThat(log).contains("ok - resumed without gap or duplicate: 0,1,2,3,4")
+				.contains("ok - the snapshot topic's document is rebuilt from snapshot and patch")
+				.contains("ok - the ping reached the endpoint, signed");
+			assertThat(Path.of("target", "console-screenshots", "3-resumed.png")).isRegularFile();
+		}
+	}
+
+}

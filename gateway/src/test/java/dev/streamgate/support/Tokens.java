@@ -1,0 +1,45 @@
+package dev.streamgate.support;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Date;
+import java.util.Map;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+
+/**
+ * HS256 tokens as an operator's identity provider would issue them.
+ */
+public final class Tokens {
+
+	private Tokens() {
+	}
+
+	/**
+	 * Signs a token.
+	 * @param secret the HMAC secret
+	 * @param rights the {@code streamgate} claim
+	 * @param expires the expiry, or {@code null} for a token without {@code exp}
+	 * @return the compact JWT
+	 */
+	public static String hs256(String secret, Map<String, Object> rights, Instant expires) {
+		JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().subject("test").claim("streamgate", rights);
+		if (expires != null) {
+			claims.expirationTime(Date.from(expires));
+		}
+		SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims.build());
+		try {
+			jwt.sign(new MACSigner(secret.getBytes(StandardCharsets.UTF_8)));
+		}
+		catch (JOSEException ex) {
+			throw new IllegalStateException(ex);
+		}
+		return jwt.serialize();
+	}
+
+}
