@@ -63,6 +63,10 @@ public class WebhookAdmin {
 
 	private static final int MAX_HEADERS = 20;
 
+	private static final Instant EPOCH = Instant.EPOCH;
+
+	private static final Instant LATEST = Instant.parse("+10000-01-01T00:00:00Z");
+
 	private static final int MAX_HEADER_VALUE = 4096;
 
 	private static final int MAX_URL = 2048;
@@ -440,14 +444,17 @@ public class WebhookAdmin {
 	private static Instant time(JsonNode node) {
 		if (node != null && node.isString()) {
 			try {
-				return OffsetDateTime.parse(node.asString()).toInstant();
+				Instant time = OffsetDateTime.parse(node.asString()).toInstant();
+				if (!time.isBefore(EPOCH) && time.isBefore(LATEST)) {
+					return time;
+				}
 			}
 			catch (DateTimeParseException ex) {
 				// answered below
 			}
 		}
-		throw invalid(
-				new FieldError("/since", "must be an ISO-8601 time with an offset, such as 2026-11-21T10:00:00Z"));
+		throw invalid(new FieldError("/since",
+				"must be an ISO-8601 time with an offset between 1970 and 9999, such as 2026-11-21T10:00:00Z"));
 	}
 
 	private static void refuseIfAny(List<FieldError> errors) {

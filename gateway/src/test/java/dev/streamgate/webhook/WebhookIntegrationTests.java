@@ -385,7 +385,9 @@ class WebhookIntegrationTests {
 			.bodyValue("{\"mode\":\"event\"}")
 			.exchange(), 400, "invalid-webhook");
 		for (String replay : List.of("{}", "{\"from\":\"1\",\"since\":\"2026-01-01T00:00:00Z\"}", "{\"from\":\"x\"}",
-				"{\"from\":\"999\"}", "{\"from\":1}", "{\"since\":\"yesterday\"}", "{\"until\":\"1\"}")) {
+				"{\"from\":\"999\"}", "{\"from\":1}", "{\"since\":\"yesterday\"}",
+				"{\"since\":\"+999999999-12-31T23:59:59Z\"}", "{\"since\":\"1969-12-31T23:59:59Z\"}",
+				"{\"until\":\"1\"}")) {
 			ProblemAssertions.expectProblem(gateway.client()
 				.post()
 				.uri(base + "/" + id + "/replay")

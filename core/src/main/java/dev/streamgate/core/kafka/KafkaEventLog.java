@@ -262,7 +262,14 @@ public final class KafkaEventLog implements EventLog {
 	private Mono<Map<TopicPartition, ListOffsetsResultInfo>> offsets(List<TopicPartition> partitions, OffsetSpec spec) {
 		Map<TopicPartition, OffsetSpec> request = partitions.stream()
 			.collect(Collectors.toMap(Function.identity(), (p) -> spec));
-		return call(() -> this.admin.listOffsets(request).all());
+		// A topic created a moment ago may not be known to every broker yet.
+		return call(() -> this.admin.listOffsets(request).all())
+			.retryWhen(Retry.backoff(8, Duration.ofMillis(50))
+				.maxBackoff(Duration.ofMillis(500))
+				.filter(UnknownTopicOrPartitionException.class::isInstance)
+				.onRetryExhaustedThrow((retry, signal) -> new StreamgateException(ProblemType.SERVICE_UNAVAILABLE,
+						"The events of this topic are not available in Kafka now; retry shortly", signal.failure())
+					.withRetryAfter(Duration.ofSeconds(1))));
 	}
 
 	static <T> Mono<T> call(java.util.function.Supplier<KafkaFuture<T>> call) {
