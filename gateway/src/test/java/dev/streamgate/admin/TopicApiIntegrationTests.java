@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@AutoConfigureWebTestClient
+@AutoConfigureWebTestClient(timeout = "30s")
 class TopicApiIntegrationTests {
 
 	private static final MediaType MERGE_PATCH = MediaType.parseMediaType("application/merge-patch+json");
