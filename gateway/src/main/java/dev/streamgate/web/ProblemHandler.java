@@ -13,6 +13,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.reactive.result.method.annotation.ResponseEntityExceptionHandler;
+import org.springframework.security.web.server.firewall.ServerExchangeRejectedException;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
@@ -33,6 +34,16 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
 	Mono<ResponseEntity<Object>> handleTooLarge(DataBufferLimitException ex, ServerWebExchange exchange) {
 		StreamgateException problem = new StreamgateException(ProblemType.PAYLOAD_TOO_LARGE,
 				"The request body is larger than this endpoint accepts");
+		return handleErrorResponseException(problem, problem.getHeaders(), problem.getStatusCode(), exchange);
+	}
+
+	/**
+	 * Spring Security's firewall refuses odd names (control or unassigned characters).
+	 */
+	@ExceptionHandler(ServerExchangeRejectedException.class)
+	Mono<ResponseEntity<Object>> handleRejected(ServerExchangeRejectedException ex, ServerWebExchange exchange) {
+		StreamgateException problem = new StreamgateException(ProblemType.BAD_REQUEST,
+				"The request was refused: a parameter or header name holds characters that are not allowed");
 		return handleErrorResponseException(problem, problem.getHeaders(), problem.getStatusCode(), exchange);
 	}
 

@@ -1,5 +1,6 @@
 package dev.streamgate.admin;
 
+import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -275,6 +276,19 @@ class TopicApiIntegrationTests {
 	void listRefusesBadPaging(String query) {
 		ProblemAssertions.expectProblem(this.client.get().uri("/api/v1/topics?" + query).exchange(), 400,
 				"invalid-parameter");
+	}
+
+	@Test
+	void aParameterNameTheFirewallRefusesIsA400NotA500() {
+		// Found by schemathesis: an unassigned code point in a query parameter name.
+		URI uri = URI.create(this.client.get()
+			.uri("/")
+			.exchange()
+			.returnResult(Void.class)
+			.getUrl()
+			.resolve("/api/v1/topics?%F1%92%A0%9C%C3%94=1&limit=")
+			.toString());
+		ProblemAssertions.expectProblem(this.client.get().uri(uri).exchange(), 400, "bad-request");
 	}
 
 	@Test
