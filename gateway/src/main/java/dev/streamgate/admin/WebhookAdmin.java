@@ -188,12 +188,10 @@ public class WebhookAdmin {
 		refuseIfAny(errors);
 		Instant now = now();
 		Webhook changed = new Webhook(current.id(), current.topicId(), url, current.mode(), headers, current.secret(),
-				description, status, (status == current.status()) ? current.disabledReason() : null, current.epoch(),
-				current.start(), current.startWithSnapshot(), current.createdAt(), now);
-		if (status == Webhook.Status.DISABLED && current.status() != Webhook.Status.DISABLED) {
-			changed = changed.withStatus(Webhook.Status.DISABLED, "disabled through the API", now);
-		}
-		Webhook toSave = changed;
+				description, current.status(), current.disabledReason(), current.epoch(), current.start(),
+				current.startWithSnapshot(), current.createdAt(), now);
+		Webhook toSave = (status == current.status()) ? changed
+				: changed.withStatus(status, "disabled through the API", now);
 		return (patch.has("url") ? checkEgress(url) : Mono.<Void>empty())
 			.then(Mono.defer(() -> this.webhooks.save(toSave)));
 	}

@@ -23,8 +23,11 @@ import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.webhook.Attempt;
+import dev.streamgate.core.webhook.AttemptLog;
 import dev.streamgate.core.webhook.DeliveryState;
+import dev.streamgate.core.webhook.DeliveryStates;
 import dev.streamgate.core.webhook.Webhook;
+import dev.streamgate.core.webhook.WebhookStore;
 
 /**
  * Delivers one webhook's events, one at a time in topic order, each retried on the
@@ -307,9 +310,8 @@ final class Dispatcher {
 	 * @param metrics the metrics
 	 * @param clock the clock
 	 */
-	record Services(WebhookSender sender, EventPublisher documents, dev.streamgate.core.webhook.DeliveryStates states,
-			dev.streamgate.core.webhook.WebhookStore webhooks, dev.streamgate.core.webhook.AttemptLog attempts,
-			WebhookProperties properties, WebhookMetrics metrics, Clock clock) {
+	record Services(WebhookSender sender, EventPublisher documents, DeliveryStates states, WebhookStore webhooks,
+			AttemptLog attempts, WebhookProperties properties, WebhookMetrics metrics, Clock clock) {
 	}
 
 }

@@ -55,7 +55,7 @@ public class Dispatchers implements SmartLifecycle {
 		this.leases = leases;
 		this.feeds = feeds;
 		this.services = services;
-		services.metrics().activeGauge(this.running, (map) -> ((Map<?, ?>) map).size());
+		services.metrics().active(this.running);
 	}
 
 	@Override

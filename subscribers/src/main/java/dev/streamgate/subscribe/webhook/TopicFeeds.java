@@ -44,10 +44,6 @@ final class TopicFeeds {
 		}
 	}
 
-	synchronized int size() {
-		return this.feeds.size();
-	}
-
 	/** A topic deleted and created again is another feed. */
 	private static String key(Topic topic) {
 		return topic.id() + "@" + topic.createdAt() + "#" + topic.partitions();

@@ -67,8 +67,8 @@ final class WebhookMetrics {
 		this.retriesPending.decrementAndGet();
 	}
 
-	void activeGauge(Object owner, java.util.function.ToDoubleFunction<Object> count) {
-		Gauge.builder("streamgate.webhook.active", owner, count)
+	void active(Map<String, ?> running) {
+		Gauge.builder("streamgate.webhook.active", running, Map::size)
 			.description("Webhooks this node delivers")
 			.register(this.meters);
 	}
