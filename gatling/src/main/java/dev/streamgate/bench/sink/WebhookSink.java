@@ -131,12 +131,13 @@ public final class WebhookSink implements AutoCloseable {
 			request.requestHeaders()
 				.forEach((header) -> headers.put(header.getKey().toLowerCase(Locale.ROOT), header.getValue()));
 			String behaviour = endpoint.behaviour;
+			Matcher stamp = SENT_AT.matcher(body);
+			long sentAt = stamp.find() ? Long.parseLong(stamp.group(1)) : -1;
 			Received received = new Received(headers, this.keepBodies ? body : "", receivedAt,
-					endpoint.verify(body, headers), Endpoint.status(behaviour));
+					endpoint.verify(body, headers), Endpoint.status(behaviour), sentAt);
 			endpoint.received.add(received);
-			Matcher sentAt = SENT_AT.matcher(body);
-			if (received.signatureValid() && received.accepted() && sentAt.find()) {
-				this.latencies.recordValue(Math.max(0, receivedAt - Long.parseLong(sentAt.group(1))) * 1000);
+			if (received.signatureValid() && received.accepted() && sentAt >= 0) {
+				this.latencies.recordValue(Math.max(0, receivedAt - sentAt) * 1000);
 			}
 			return Endpoint.answer(behaviour, response);
 		});
@@ -225,9 +226,11 @@ public final class WebhookSink implements AutoCloseable {
 	 * @param receivedAt when it arrived (epoch milliseconds)
 	 * @param signatureValid whether the official library verified its signature
 	 * @param status the status the sink answered
+	 * @param sentAt the publisher's {@code sentAt} stamp found in the body (epoch
+	 * milliseconds), or -1
 	 */
 	public record Received(Map<String, String> headers, String body, long receivedAt, boolean signatureValid,
-			int status) {
+			int status, long sentAt) {
 
 		public boolean accepted() {
 			return this.status >= 200 && this.status < 300;

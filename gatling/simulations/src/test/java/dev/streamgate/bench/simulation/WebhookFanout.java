@@ -1,0 +1,140 @@
+package dev.streamgate.bench.simulation;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.gatling.javaapi.core.ScenarioBuilder;
+import io.gatling.javaapi.core.Simulation;
+import io.gatling.javaapi.http.HttpProtocolBuilder;
+
+import dev.streamgate.bench.sink.WebhookSink;
+
+import static io.gatling.javaapi.core.CoreDsl.StringBody;
+import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.global;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+import static io.gatling.javaapi.http.HttpDsl.http;
+import static io.gatling.javaapi.http.HttpDsl.status;
+
+/**
+ * Webhook subscribers of topics fed by the HTTP ingest: the reference's second table.
+ * <p>
+ * {@code webhooks} webhooks, spread evenly over {@code topics} event topics, all point at
+ * one local sink (Reactor Netty, {@code gatling/}) that checks every signature with the
+ * official Standard Webhooks library. Gatling publishes one event of {@code payload}
+ * bytes to each topic every {@code period} (an open model: {@code topics / period}
+ * requests a second, the topics taken in turn), stamping its send time ({@code sentAt},
+ * epoch ms) into the body; the sink subtracts it on receipt. Latency and throughput count
+ * the 2xx deliveries with a valid signature during the measured window, which opens after
+ * {@code ramp} and lasts {@code duration}.
+ * <p>
+ * Knobs (system property or environment variable): {@code row} ({@code webhook-1} ..
+ * {@code webhook-13}; sets webhooks, topics, payload and period and records the result in
+ * docs/benchmarks.md), {@code webhooks} (50), {@code topics} (1), {@code payload} (20KB),
+ * {@code period} (1s), {@code ramp} (10s), {@code duration} (60s), {@code via}, and those
+ * of {@link BenchEnvironment}.
+ */
+public class WebhookFanout extends Simulation {
+
+	private static final String SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+	private final ReferenceTable.Row row = ReferenceTable.chosen("webhook");
+
+	private final int webhooks = Knobs.integer("webhooks", (this.row != null) ? this.row.users() : 50);
+
+	private final int topics = Knobs.integer("topics", (this.row != null) ? this.row.topics() : 1);
+
+	private final int payload = Knobs.bytes("payload", (this.row != null) ? this.row.payloadKb() * 1024 : 20 * 1024);
+
+	private final Duration period = Knobs.duration("period",
+			(this.row != null) ? this.row.period() : Duration.ofSeconds(1));
+
+	private final Duration ramp = Knobs.duration("ramp", Duration.ofSeconds(10));
+
+	private final Duration duration = Knobs.duration("duration", Duration.ofSeconds(60));
+
+	private final BenchEnvironment environment = new BenchEnvironment();
+
+	private final AtomicLong published = new AtomicLong();
+
+	private final String padding = "x".repeat(Math.max(0, this.payload - 64));
+
+	private WebhookSink sink;
+
+	private Measurement measurement;
+
+	{
+		HttpProtocolBuilder protocol = http.baseUrl(this.environment.clientUrl())
+			.contentTypeHeader("application/json")
+			.shareConnections();
+		ScenarioBuilder publishers = scenario("publishers").exec(http("publish")
+			.post((session) -> "/api/v1/publish/wh-" + (this.published.getAndIncrement() % this.topics))
+			.body(StringBody(
+					(session) -> "{\"sentAt\":" + System.currentTimeMillis() + ",\"pad\":\"" + this.padding + "\"}"))
+			.check(status().is(202)));
+		double perSecond = this.topics * 1000.0 / this.period.toMillis();
+		Duration publishing = this.ramp.plus(this.duration).plusSeconds(2);
+		setUp(publishers.injectOpen(constantUsersPerSec(perSecond).during(publishing))).protocols(protocol)
+			.maxDuration(publishing.plusSeconds(60))
+			.assertions(global().failedRequests().count().is(0L));
+	}
+
+	@Override
+	public void before() {
+		this.sink = WebhookSink.startForBenchmarks("127.0.0.1", 0);
+		this.environment.start();
+		for (int t = 0; t < this.topics; t++) {
+			this.environment.admin("POST", "/api/v1/topics",
+					"{\"id\":\"wh-" + t + "\",\"payloadType\":\"event\",\"publisher\":{\"type\":\"http-post\"}}");
+		}
+		for (int w = 0; w < this.webhooks; w++) {
+			this.sink.endpoint("w" + w, SECRET);
+			this.environment.admin("POST", "/api/v1/topics/wh-" + (w % this.topics) + "/webhooks",
+					"{\"url\":\"" + this.sink.url("w" + w) + "\",\"secret\":\"" + SECRET + "\"}");
+		}
+		this.measurement = new Measurement(this.environment.gatewayPid());
+		this.measurement.schedule(this.ramp, this.duration);
+		BenchEnvironment.sleep(Duration.ofSeconds(1));
+	}
+
+	@Override
+	public void after() {
+		try {
+			// The sink keeps every delivery; the window's share is what arrived inside
+			// it.
+			long badSignatures = 0;
+			for (int w = 0; w < this.webhooks; w++) {
+				for (WebhookSink.Received received : this.sink.endpoint("w" + w).received()) {
+					if (!received.signatureValid()) {
+						badSignatures++;
+					}
+					else if (received.accepted()) {
+						this.measurement.delivered(received.receivedAt(), received.sentAt());
+					}
+				}
+			}
+			Map<String, Object> settings = new LinkedHashMap<>();
+			settings.put("simulation", "WebhookFanout");
+			settings.put("row", (this.row != null) ? this.row.key() : "");
+			settings.put("webhooks", this.webhooks);
+			settings.put("topics", this.topics);
+			settings.put("payloadBytes", this.payload);
+			settings.put("period", this.period.toString());
+			settings.put("via", this.environment.via());
+			settings.put("published", this.published.get());
+			settings.put("badSignatures", badSignatures);
+			Map<String, Object> results = this.measurement.results(settings);
+			Measurement.report("WebhookFanout", results);
+			if (this.row != null) {
+				ReferenceTable.record(this.row, results);
+			}
+		}
+		finally {
+			this.environment.close();
+			this.sink.close();
+		}
+	}
+
+}
