@@ -32,8 +32,8 @@ import tools.jackson.core.json.JsonFactory;
 public final class JsonPatches {
 
 	/**
-	 * Longest arrays diffed by longest common subsequence; longer ones are diffed index
-	 * by index.
+	 * Longest arrays of changed length diffed by longest common subsequence; longer ones
+	 * are diffed index by index.
 	 */
 	static final int LCS_MAX_LENGTH = 1000;
 
@@ -58,11 +58,13 @@ public final class JsonPatches {
 	/**
 	 * The patch that turns one document into another.
 	 * <p>
-	 * Objects are compared member by member. Arrays up to {@value #LCS_MAX_LENGTH}
-	 * elements are diffed by Parsson (a longest common subsequence, which finds
-	 * insertions and removals); its cost grows with the product of the lengths and its
-	 * recursion with their sum, so longer arrays are compared index by index, which stays
-	 * linear and suits values that change in place.
+	 * Objects are compared member by member. Arrays whose length changed, up to
+	 * {@value #LCS_MAX_LENGTH} elements, are diffed by Parsson (a longest common
+	 * subsequence, which finds insertions and removals); its cost grows with the product
+	 * of the lengths and its recursion with their sum, so arrays of unchanged length and
+	 * longer ones are compared index by index, which stays linear and suits values that
+	 * change in place. More than {@value #MAX_INDEX_CHANGES} changed elements replace the
+	 * array whole.
 	 * @param from the previous document
 	 * @param to the next document
 	 * @return the patch, an empty array when they are equal
@@ -95,7 +97,13 @@ public final class JsonPatches {
 			}
 		}
 		else if (from instanceof JsonArray before && to instanceof JsonArray after) {
-			if (Math.max(before.size(), after.size()) <= LCS_MAX_LENGTH) {
+			// Elements changed in place (the usual case for a polled API) are found in
+			// linear
+			// time; the longest common subsequence, whose cost grows with the product of
+			// the
+			// lengths (30-70 ms for 700-1000 objects), only looks for insertions and
+			// removals.
+			if (before.size() != after.size() && Math.max(before.size(), after.size()) <= LCS_MAX_LENGTH) {
 				for (JsonValue operation : Json.createDiff(before, after).toJsonArray()) {
 					JsonObject relative = operation.asJsonObject();
 					patch.add(Json.createObjectBuilder(relative).add("path", path + relative.getString("path")));

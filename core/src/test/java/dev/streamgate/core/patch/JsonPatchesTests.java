@@ -92,6 +92,39 @@ class JsonPatchesTests {
 	}
 
 	@Test
+	void valuesChangedInPlaceAreFoundIndexByIndex() {
+		JsonArrayBuilder before = Json.createArrayBuilder();
+		JsonArrayBuilder after = Json.createArrayBuilder();
+		for (int i = 0; i < 700; i++) {
+			before.add(Json.createObjectBuilder().add("id", i).add("value", i));
+			after.add(Json.createObjectBuilder().add("id", i).add("value", (i % 10 == 0) ? -i - 1 : i));
+		}
+		JsonStructure from = Json.createObjectBuilder().add("items", before).build();
+		JsonStructure to = Json.createObjectBuilder().add("items", after).build();
+		JsonArray patch = JsonPatches.diff(from, to);
+		assertThat(patch).hasSize(70)
+			.allSatisfy(
+					(operation) -> assertThat(operation.asJsonObject().getString("path")).matches("/items/\\d+/value"));
+		assertThat(JsonPatches.apply(from, patch)).isEqualTo(to);
+	}
+
+	@Test
+	void anElementInsertedIntoAShortArrayIsOneAddition() {
+		JsonArrayBuilder before = Json.createArrayBuilder();
+		JsonArrayBuilder after = Json.createArrayBuilder().add("new");
+		for (int i = 0; i < 500; i++) {
+			before.add("item " + i);
+			after.add("item " + i);
+		}
+		JsonStructure from = before.build();
+		JsonStructure to = after.build();
+		JsonArray patch = JsonPatches.diff(from, to);
+		assertThat(patch).hasSize(1);
+		assertThat(patch.getJsonObject(0).getString("op")).isEqualTo("add");
+		assertThat(JsonPatches.apply(from, patch)).isEqualTo(to);
+	}
+
+	@Test
 	void arraysAroundTheLengthLimitRebuildExactly() {
 		for (int length : new int[] { JsonPatches.LCS_MAX_LENGTH, JsonPatches.LCS_MAX_LENGTH + 1 }) {
 			JsonArrayBuilder before = Json.createArrayBuilder();
