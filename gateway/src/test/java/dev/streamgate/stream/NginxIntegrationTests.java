@@ -101,9 +101,24 @@ class NginxIntegrationTests {
 					.isAccepted();
 				await().atMost(Duration.ofSeconds(5)).until(() -> received.size() == expected);
 			}
+			// A large publication through NGINX too: bodies past NGINX's default buffer
+			// must not
+			// be spooled to a temporary file its workers may not write (that was a 500).
+			String large = "{\"n\":5,\"pad\":\"" + "x".repeat(500 * 1024) + "\"}";
+			WebTestClient.bindToServer()
+				.baseUrl("http://127.0.0.1:" + nginxPort)
+				.build()
+				.post()
+				.uri("/api/v1/publish/proxied")
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue(large)
+				.exchange()
+				.expectStatus()
+				.isAccepted();
+			await().atMost(Duration.ofSeconds(5)).until(() -> received.size() == 6);
 			stream.dispose();
 			assertThat(received).extracting(ServerSentEvent::data)
-				.containsExactly("{\"n\":0}", "{\"n\":1}", "{\"n\":2}", "{\"n\":3}", "{\"n\":4}");
+				.containsExactly("{\"n\":0}", "{\"n\":1}", "{\"n\":2}", "{\"n\":3}", "{\"n\":4}", large);
 		}
 		finally {
 			nginx.destroy();

@@ -18,10 +18,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What a simulation measures, started for it: the gateway jar in its own JVM (standalone,
- * embedded Kafka with fresh data, security off, loopback egress allowed) and optionally
- * NGINX in front of it with {@code deploy/nginx/nginx.conf}. With {@code gateway.url}
- * set, a running gateway is used instead (its {@code gateway.pid}, if given, is
- * measured).
+ * embedded Kafka with fresh data, security off, loopback egress allowed, no per-client
+ * stream limit since every subscriber comes from one address) and optionally NGINX in
+ * front of it with {@code deploy/nginx/nginx.conf}. With {@code gateway.url} set, a
+ * running gateway is used instead (its {@code gateway.pid}, if given, is measured).
  * <p>
  * Knobs: {@code gateway.url}, {@code gateway.pid}, {@code gateway.jar}
  * ({@code gateway/target/streamgate.jar}), {@code gateway.java-opts},
@@ -114,7 +114,9 @@ final class BenchEnvironment implements AutoCloseable {
 		command.addAll(words(Knobs.text("gateway.java-opts", "")));
 		command.addAll(List.of("-jar", jar, "--server.port=" + this.gatewayPort, "--streamgate.embedded-kafka.port=0",
 				"--streamgate.embedded-kafka.data-dir=" + this.work.resolve("kafka"),
-				"--streamgate.security.enabled=false", "--streamgate.egress.allowed-cidrs=127.0.0.1/32"));
+				"--streamgate.security.enabled=false", "--streamgate.egress.allowed-cidrs=127.0.0.1/32",
+				// Every subscriber of the load generator comes from 127.0.0.1.
+				"--streamgate.sse.max-streams-per-client=100000"));
 		command.addAll(words(Knobs.text("gateway.args", "")));
 		return launch(command, "gateway.log");
 	}
