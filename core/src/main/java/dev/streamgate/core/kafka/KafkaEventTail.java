@@ -45,7 +45,8 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 
 	private final LinkedBlockingQueue<Runnable> commands = new LinkedBlockingQueue<>();
 
-	private final Map<String, Listener> listeners = new HashMap<>();
+	/** By Kafka topic: an SSE hub and a webhook feed of the same topic both listen. */
+	private final Map<String, List<Listener>> listeners = new HashMap<>();
 
 	private volatile KafkaConsumer<String, byte[]> consumer;
 
@@ -82,24 +83,33 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	}
 
 	private void start(String name, List<TopicPartition> partitions, Listener listener) {
-		Set<TopicPartition> assignment = new HashSet<>(this.consumer.assignment());
-		assignment.addAll(partitions);
-		this.consumer.assign(assignment);
-		this.consumer.seekToEnd(partitions);
+		List<Listener> following = this.listeners.get(name);
+		if (following == null) {
+			Set<TopicPartition> assignment = new HashSet<>(this.consumer.assignment());
+			assignment.addAll(partitions);
+			this.consumer.assign(assignment);
+			this.consumer.seekToEnd(partitions);
+		}
+		// A topic already followed is not sought again: its other listeners would miss
+		// the events between their position and the end. The new listener starts where
+		// the consumer stands, which the others have seen.
 		long[] last = new long[partitions.size()];
 		for (TopicPartition partition : partitions) {
 			last[partition.partition()] = this.consumer.position(partition) - 1;
 		}
-		this.listeners.put(name, listener);
+		this.listeners.computeIfAbsent(name, (key) -> new ArrayList<>()).add(listener);
 		listener.onStart(Cursor.of(last));
 	}
 
 	private void stop(String name, Listener listener) {
-		if (this.listeners.remove(name, listener)) {
-			List<TopicPartition> assignment = new ArrayList<>(this.consumer.assignment());
-			assignment.removeIf((partition) -> partition.topic().equals(name));
-			this.consumer.assign(assignment);
+		List<Listener> following = this.listeners.get(name);
+		if (following == null || !following.remove(listener) || !following.isEmpty()) {
+			return;
 		}
+		this.listeners.remove(name);
+		List<TopicPartition> assignment = new ArrayList<>(this.consumer.assignment());
+		assignment.removeIf((partition) -> partition.topic().equals(name));
+		this.consumer.assign(assignment);
 	}
 
 	private void run() {
@@ -171,8 +181,11 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	}
 
 	private void dispatch(ConsumerRecord<String, byte[]> record) {
-		Listener listener = this.listeners.get(record.topic());
-		if (listener != null) {
+		List<Listener> following = this.listeners.get(record.topic());
+		if (following == null) {
+			return;
+		}
+		for (Listener listener : following) {
 			try {
 				listener.onEvent(KafkaEventLog.toEvent(record));
 			}

@@ -197,8 +197,10 @@ public final class JsonPatches {
 			}
 		}
 		catch (JacksonException ex) {
-			throw new IllegalArgumentException(ex.getOriginalMessage() + " at line " + ex.getLocation().getLineNr()
-					+ ", column " + ex.getLocation().getColumnNr(), ex);
+			// Limits (nesting depth, number length) are reported without a location.
+			String where = (ex.getLocation() != null)
+					? " at line " + ex.getLocation().getLineNr() + ", column " + ex.getLocation().getColumnNr() : "";
+			throw new IllegalArgumentException(ex.getOriginalMessage() + where, ex);
 		}
 	}
 

@@ -60,6 +60,12 @@ public enum ProblemType {
 
 	UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", "Unsupported media type"),
 
+	/**
+	 * The request body did not arrive in time (streamgate.http.read-timeout /
+	 * request-timeout).
+	 */
+	REQUEST_TIMEOUT(HttpStatus.REQUEST_TIMEOUT, "request-timeout", "Request timeout"),
+
 	TOO_MANY_REQUESTS(HttpStatus.TOO_MANY_REQUESTS, "too-many-requests", "Too many requests"),
 
 	INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error", "Internal error"),

@@ -128,6 +128,49 @@ class KafkaEventLogIntegrationTests {
 	}
 
 	@Test
+	void twoListenersOfOneTopicBothReceiveEveryLaterEvent() throws Exception {
+		// An SSE hub and a webhook feed of the same topic on one node (found by the fault
+		// suite: the second used to replace the first, which then missed every event).
+		Topic topic = createTopic("shared", 1);
+		List<Event> first = new CopyOnWriteArrayList<>();
+		List<Event> second = new CopyOnWriteArrayList<>();
+		AtomicReference<Cursor> secondStart = new AtomicReference<>();
+		try (KafkaEventTail tail = new KafkaEventTail(this.clients, this.log);
+				AutoCloseable one = tail.follow(topic, listener(new AtomicReference<>(), first))) {
+			for (int i = 0; i < 3; i++) {
+				this.log.append(topic, List.of(event("{\"n\":" + i + "}"))).block(TIMEOUT);
+			}
+			await().atMost(TIMEOUT).until(() -> first.size() == 3);
+			try (AutoCloseable two = tail.follow(topic, listener(secondStart, second))) {
+				await().atMost(TIMEOUT).until(() -> secondStart.get() != null);
+				for (int i = 3; i < 6; i++) {
+					this.log.append(topic, List.of(event("{\"n\":" + i + "}"))).block(TIMEOUT);
+				}
+				await().atMost(TIMEOUT).until(() -> first.size() == 6 && second.size() == 3);
+			}
+			this.log.append(topic, List.of(event("{\"n\":6}"))).block(TIMEOUT);
+			await().atMost(TIMEOUT).until(() -> first.size() == 7);
+			assertThat(first).extracting(Event::offset).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L);
+			assertThat(second).extracting(Event::offset).containsExactly(3L, 4L, 5L);
+			assertThat(secondStart.get().isBefore(0, 3)).isTrue();
+		}
+	}
+
+	private static EventTail.Listener listener(AtomicReference<Cursor> start, List<Event> events) {
+		return new EventTail.Listener() {
+			@Override
+			public void onStart(Cursor position) {
+				start.set(position);
+			}
+
+			@Override
+			public void onEvent(Event event) {
+				events.add(event);
+			}
+		};
+	}
+
+	@Test
 	void snapshotCheckpointsAreKeptPerTopicAndSurviveANewReader() {
 		try (KafkaSnapshotStore store = new KafkaSnapshotStore(this.clients, this.sender)) {
 			new ConfigTopics(this.admin, this.clients).ensure();
