@@ -40,6 +40,7 @@ import org.springframework.security.oauth2.jwt.NimbusReactiveJwtDecoder;
 import org.springframework.security.oauth2.jwt.ReactiveJwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 import org.springframework.security.web.server.SecurityWebFilterChain;
+import org.springframework.security.web.server.firewall.ServerExchangeRejectedHandler;
 import org.springframework.security.web.server.authorization.AuthorizationContext;
 import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
 import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
@@ -127,6 +128,16 @@ public class SecurityConfiguration {
 			throw new IllegalStateException("Could not sign the development token", ex);
 		}
 		return token.serialize();
+	}
+
+	/**
+	 * Requests the firewall refuses (an encoded NUL or slash in the path, say) get a
+	 * problem like every other 4xx, not an empty 400.
+	 */
+	@Bean
+	ServerExchangeRejectedHandler problemForRejectedExchanges() {
+		return (exchange, ex) -> ProblemWriter.write(exchange, ProblemType.BAD_REQUEST,
+				"The request was refused: its path or a parameter name holds characters that are not allowed");
 	}
 
 	@Bean

@@ -11,6 +11,8 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.http.InvalidMediaTypeException;
+import io.netty.handler.timeout.ReadTimeoutException;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.reactive.result.method.annotation.ResponseEntityExceptionHandler;
 import org.springframework.security.web.server.firewall.ServerExchangeRejectedException;
@@ -44,6 +46,27 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
 	Mono<ResponseEntity<Object>> handleRejected(ServerExchangeRejectedException ex, ServerWebExchange exchange) {
 		StreamgateException problem = new StreamgateException(ProblemType.BAD_REQUEST,
 				"The request was refused: a parameter or header name holds characters that are not allowed");
+		return handleErrorResponseException(problem, problem.getHeaders(), problem.getStatusCode(), exchange);
+	}
+
+	/**
+	 * A client that stops sending its body meets the read timeouts of
+	 * {@code streamgate.http}.
+	 */
+	@ExceptionHandler(ReadTimeoutException.class)
+	Mono<ResponseEntity<Object>> handleReadTimeout(ReadTimeoutException ex, ServerWebExchange exchange) {
+		StreamgateException problem = new StreamgateException(ProblemType.REQUEST_TIMEOUT,
+				"The request body did not arrive in time");
+		return handleErrorResponseException(problem, problem.getHeaders(), problem.getStatusCode(), exchange);
+	}
+
+	/**
+	 * A Content-Type header that does not parse (an unknown charset, say).
+	 */
+	@ExceptionHandler(InvalidMediaTypeException.class)
+	Mono<ResponseEntity<Object>> handleInvalidMediaType(InvalidMediaTypeException ex, ServerWebExchange exchange) {
+		StreamgateException problem = new StreamgateException(ProblemType.UNSUPPORTED_MEDIA_TYPE,
+				"The Content-Type is not valid: " + ex.getMessage());
 		return handleErrorResponseException(problem, problem.getHeaders(), problem.getStatusCode(), exchange);
 	}
 

@@ -48,7 +48,18 @@ public final class GatewayProcess implements AutoCloseable {
 	 * @return the ready gateway
 	 */
 	public static GatewayProcess startReady(Path output, String... args) {
-		int port = freePort();
+		return startReady(output, freePort(), args);
+	}
+
+	/**
+	 * Starts a gateway on a given port (again, after a crash) and waits until it is
+	 * ready.
+	 * @param output file that receives the console output (appended to)
+	 * @param port the HTTP port
+	 * @param args further command-line arguments
+	 * @return the ready gateway
+	 */
+	public static GatewayProcess startReady(Path output, int port, String... args) {
 		List<String> command = new ArrayList<>(List.of(
 				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
 				System.getProperty("java.class.path"), StreamgateApplication.class.getName(), "--server.port=" + port));
@@ -138,7 +149,23 @@ public final class GatewayProcess implements AutoCloseable {
 		}
 	}
 
-	private static int freePort() {
+	/**
+	 * The process id, to read its resources from {@code /proc}.
+	 * @return the pid
+	 */
+	public long pid() {
+		return this.process.pid();
+	}
+
+	public int port() {
+		return this.port;
+	}
+
+	/**
+	 * A free port on the loopback address.
+	 * @return the port
+	 */
+	public static int freePort() {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			return socket.getLocalPort();
 		}

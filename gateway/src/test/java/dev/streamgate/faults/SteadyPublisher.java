@@ -1,0 +1,130 @@
+package dev.streamgate.faults;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.springframework.http.MediaType;
+import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.reactive.function.client.WebClientResponseException;
+import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Publishes {@code {"seq":n}} to one topic at a steady pace, one request at a time, and
+ * keeps the account: which numbers were acknowledged (202), which were refused with 503,
+ * which got no answer (connection refused or cut), and any other answer, which no fault
+ * should ever cause.
+ */
+final class SteadyPublisher implements AutoCloseable {
+
+	private final Set<Integer> acknowledged = new ConcurrentSkipListSet<>();
+
+	private final Set<Integer> refused = new ConcurrentSkipListSet<>();
+
+	private final Set<Integer> unanswered = new ConcurrentSkipListSet<>();
+
+	private final List<String> unexpected = new CopyOnWriteArrayList<>();
+
+	private final Map<Integer, Long> answerMillis = new ConcurrentHashMap<>();
+
+	private final AtomicInteger next = new AtomicInteger();
+
+	private final Disposable loop;
+
+	private final CountDownLatch done = new CountDownLatch(1);
+
+	private volatile boolean stopping;
+
+	SteadyPublisher(String baseUrl, String topic, Duration period) {
+		WebClient client = WebClient.create(baseUrl);
+		this.loop = Flux.interval(period).onBackpressureDrop().takeWhile((tick) -> !this.stopping).concatMap((tick) -> {
+			int seq = this.next.getAndIncrement();
+			long started = System.nanoTime();
+			return client.post()
+				.uri("/api/v1/publish/" + topic)
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue("{\"seq\":" + seq + "}")
+				.retrieve()
+				.toBodilessEntity()
+				.timeout(Duration.ofSeconds(30))
+				.doOnNext((response) -> {
+					if (response.getStatusCode().value() == 202) {
+						this.acknowledged.add(seq);
+					}
+					else {
+						this.unexpected.add(seq + ": " + response.getStatusCode());
+					}
+				})
+				.onErrorResume(WebClientResponseException.class, (ex) -> {
+					if (ex.getStatusCode().value() == 503 && ex.getHeaders().getFirst("Retry-After") != null
+							&& ex.getResponseBodyAsString().contains("\"type\"")) {
+						this.refused.add(seq);
+					}
+					else {
+						this.unexpected.add(seq + ": " + ex.getStatusCode() + " " + ex.getResponseBodyAsString());
+					}
+					return Mono.empty();
+				})
+				.onErrorResume((ex) -> {
+					this.unanswered.add(seq);
+					return Mono.empty();
+				})
+				.doFinally((signal) -> this.answerMillis.put(seq, (System.nanoTime() - started) / 1_000_000));
+		}).doFinally((signal) -> this.done.countDown()).subscribe();
+	}
+
+	Set<Integer> acknowledged() {
+		return this.acknowledged;
+	}
+
+	Set<Integer> refused() {
+		return this.refused;
+	}
+
+	Set<Integer> unanswered() {
+		return this.unanswered;
+	}
+
+	List<String> unexpected() {
+		return this.unexpected;
+	}
+
+	/**
+	 * The slowest answer, in milliseconds: no publish may hang.
+	 */
+	long slowestAnswerMillis() {
+		return this.answerMillis.values().stream().mapToLong(Long::longValue).max().orElse(0);
+	}
+
+	int sent() {
+		return this.next.get();
+	}
+
+	/**
+	 * Stops publishing; the publish in flight gets its answer first, so that every number
+	 * sent is accounted for.
+	 */
+	@Override
+	public void close() {
+		this.stopping = true;
+		try {
+			if (!this.done.await(40, TimeUnit.SECONDS)) {
+				this.loop.dispose();
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			this.loop.dispose();
+		}
+	}
+
+}

@@ -1,0 +1,127 @@
+package dev.streamgate.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import dev.streamgate.core.kafka.EmbeddedKafkaBroker;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A single-node KRaft broker in a JVM of its own, so that a test can kill it and start it
+ * again on the same port and storage while gateways keep running.
+ */
+public final class BrokerProcess implements AutoCloseable {
+
+	private final Path dataDir;
+
+	private final int port;
+
+	private final Path output;
+
+	private Process process;
+
+	private BrokerProcess(Path dataDir, int port, Path output) {
+		this.dataDir = dataDir;
+		this.port = port;
+		this.output = output;
+	}
+
+	/**
+	 * Starts a broker on a free port and waits until it accepts connections.
+	 * @param dataDir its storage
+	 * @param output file that receives its console output
+	 * @return the running broker
+	 */
+	public static BrokerProcess start(Path dataDir, Path output) {
+		BrokerProcess broker = new BrokerProcess(dataDir, GatewayProcess.freePort(), output);
+		broker.restart();
+		return broker;
+	}
+
+	public String bootstrapServers() {
+		return "127.0.0.1:" + this.port;
+	}
+
+	/**
+	 * Starts the broker (again) on the same port and storage.
+	 */
+	public synchronized void restart() {
+		List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+				"-cp", System.getProperty("java.class.path"), BrokerProcess.class.getName(), this.dataDir.toString(),
+				Integer.toString(this.port));
+		try {
+			this.process = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.output.toFile()))
+				.start();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(this::accepting);
+	}
+
+	/**
+	 * Kills the broker with SIGKILL and waits until its port is free.
+	 */
+	public synchronized void kill() {
+		this.process.destroyForcibly();
+		try {
+			this.process.waitFor(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		await().atMost(Duration.ofSeconds(30)).until(() -> !accepting());
+	}
+
+	private boolean accepting() {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress("127.0.0.1", this.port), 500);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	@Override
+	public synchronized void close() {
+		if (this.process != null && this.process.isAlive()) {
+			this.process.destroy();
+			try {
+				if (!this.process.waitFor(30, TimeUnit.SECONDS)) {
+					this.process.destroyForcibly();
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				this.process.destroyForcibly();
+			}
+		}
+	}
+
+	/**
+	 * Runs a broker until the process is stopped.
+	 * @param args the storage directory and the port
+	 * @throws InterruptedException when interrupted
+	 */
+	public static void main(String[] args) throws InterruptedException {
+		EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(Path.of(args[0]), Integer.parseInt(args[1]));
+		CountDownLatch stopped = new CountDownLatch(1);
+		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+			broker.close();
+			stopped.countDown();
+		}));
+		System.out.println("Broker ready on " + broker.bootstrapServers());
+		stopped.await();
+	}
+
+}
