@@ -104,7 +104,7 @@ class NginxIntegrationTests {
 			// A large publication through NGINX too: bodies past NGINX's default buffer
 			// must not
 			// be spooled to a temporary file its workers may not write (that was a 500).
-			String large = "{\"n\":5,\"pad\":\"" + "x".repeat(500 * 1024) + "\"}";
+			String large = "{\"n\":5,\"pad\":\"" + "x".repeat(200 * 1024) + "\"}";
 			WebTestClient.bindToServer()
 				.baseUrl("http://127.0.0.1:" + nginxPort)
 				.build()
