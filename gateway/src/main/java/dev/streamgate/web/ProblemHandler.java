@@ -34,9 +34,8 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler(DataBufferLimitException.class)
 	Mono<ResponseEntity<Object>> handleTooLarge(DataBufferLimitException ex, ServerWebExchange exchange) {
-		StreamgateException problem = new StreamgateException(ProblemType.PAYLOAD_TOO_LARGE,
-				"The request body is larger than this endpoint accepts");
-		return handleErrorResponseException(problem, problem.getHeaders(), problem.getStatusCode(), exchange);
+		return problem(ProblemType.PAYLOAD_TOO_LARGE, "The request body is larger than this endpoint accepts",
+				exchange);
 	}
 
 	/**
@@ -44,9 +43,8 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
 	 */
 	@ExceptionHandler(ServerExchangeRejectedException.class)
 	Mono<ResponseEntity<Object>> handleRejected(ServerExchangeRejectedException ex, ServerWebExchange exchange) {
-		StreamgateException problem = new StreamgateException(ProblemType.BAD_REQUEST,
-				"The request was refused: a parameter or header name holds characters that are not allowed");
-		return handleErrorResponseException(problem, problem.getHeaders(), problem.getStatusCode(), exchange);
+		return problem(ProblemType.BAD_REQUEST,
+				"The request was refused: a parameter or header name holds characters that are not allowed", exchange);
 	}
 
 	/**
@@ -55,9 +53,7 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
 	 */
 	@ExceptionHandler(ReadTimeoutException.class)
 	Mono<ResponseEntity<Object>> handleReadTimeout(ReadTimeoutException ex, ServerWebExchange exchange) {
-		StreamgateException problem = new StreamgateException(ProblemType.REQUEST_TIMEOUT,
-				"The request body did not arrive in time");
-		return handleErrorResponseException(problem, problem.getHeaders(), problem.getStatusCode(), exchange);
+		return problem(ProblemType.REQUEST_TIMEOUT, "The request body did not arrive in time", exchange);
 	}
 
 	/**
@@ -65,8 +61,12 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
 	 */
 	@ExceptionHandler(InvalidMediaTypeException.class)
 	Mono<ResponseEntity<Object>> handleInvalidMediaType(InvalidMediaTypeException ex, ServerWebExchange exchange) {
-		StreamgateException problem = new StreamgateException(ProblemType.UNSUPPORTED_MEDIA_TYPE,
-				"The Content-Type is not valid: " + ex.getMessage());
+		return problem(ProblemType.UNSUPPORTED_MEDIA_TYPE, "The Content-Type is not valid: " + ex.getMessage(),
+				exchange);
+	}
+
+	private Mono<ResponseEntity<Object>> problem(ProblemType type, String detail, ServerWebExchange exchange) {
+		StreamgateException problem = new StreamgateException(type, detail);
 		return handleErrorResponseException(problem, problem.getHeaders(), problem.getStatusCode(), exchange);
 	}
 
@@ -77,9 +77,7 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
 		}
 		logger.error("Unexpected error on " + exchange.getRequest().getMethod() + " " + exchange.getRequest().getPath(),
 				ex);
-		StreamgateException problem = new StreamgateException(ProblemType.INTERNAL_ERROR,
-				"An unexpected error happened; it has been logged");
-		return handleErrorResponseException(problem, problem.getHeaders(), problem.getStatusCode(), exchange);
+		return problem(ProblemType.INTERNAL_ERROR, "An unexpected error happened; it has been logged", exchange);
 	}
 
 	@Override

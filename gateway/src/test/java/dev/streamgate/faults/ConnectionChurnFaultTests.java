@@ -10,7 +10,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -89,13 +88,8 @@ class ConnectionChurnFaultTests {
 	}
 
 	private static int clients(String url) {
-		String metrics = WebClient.create(url)
-			.get()
-			.uri("/actuator/prometheus")
-			.retrieve()
-			.bodyToMono(String.class)
-			.block(Duration.ofSeconds(10));
-		return metrics.lines()
+		return Faults.prometheus(url)
+			.lines()
 			.filter((line) -> line.startsWith("streamgate_sse_clients{"))
 			.mapToInt((line) -> (int) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
 			.sum();

@@ -28,6 +28,18 @@ final class Faults {
 	}
 
 	/**
+	 * The gateway's metrics in Prometheus' text format.
+	 */
+	static String prometheus(String baseUrl) {
+		return WebClient.create(baseUrl)
+			.get()
+			.uri("/actuator/prometheus")
+			.retrieve()
+			.bodyToMono(String.class)
+			.block(Duration.ofSeconds(10));
+	}
+
+	/**
 	 * The status of a GET, or -1 when there is no answer.
 	 */
 	static int status(String baseUrl, String path) {

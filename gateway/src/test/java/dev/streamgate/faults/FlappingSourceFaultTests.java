@@ -12,7 +12,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.http.codec.ServerSentEvent;
-import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.Disposable;
 
 import dev.streamgate.bench.source.MockDocument;
@@ -98,12 +97,7 @@ class FlappingSourceFaultTests {
 			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
 			.start();
 		assertThat(jcmd.waitFor()).isZero();
-		String metrics = WebClient.create(gateway.baseUrl())
-			.get()
-			.uri("/actuator/prometheus")
-			.retrieve()
-			.bodyToMono(String.class)
-			.block(Duration.ofSeconds(10));
+		String metrics = Faults.prometheus(gateway.baseUrl());
 		double used = 0;
 		Matcher heap = HEAP_USED.matcher(metrics);
 		while (heap.find()) {

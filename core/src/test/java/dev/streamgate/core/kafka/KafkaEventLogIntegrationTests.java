@@ -105,17 +105,7 @@ class KafkaEventLogIntegrationTests {
 		AtomicReference<Cursor> start = new AtomicReference<>();
 		List<Event> events = new CopyOnWriteArrayList<>();
 		try (KafkaEventTail tail = new KafkaEventTail(this.clients, this.log);
-				AutoCloseable following = tail.follow(topic, new EventTail.Listener() {
-					@Override
-					public void onStart(Cursor position) {
-						start.set(position);
-					}
-
-					@Override
-					public void onEvent(Event event) {
-						events.add(event);
-					}
-				})) {
+				AutoCloseable following = tail.follow(topic, listener(start, events))) {
 			await().atMost(TIMEOUT).until(() -> start.get() != null);
 			assertThat(start.get().reaches(this.log.end(topic).block(TIMEOUT))).isTrue();
 			for (int i = 0; i < 10; i++) {

@@ -25,10 +25,6 @@ final class Knobs {
 		return Integer.parseInt(text(name, Integer.toString(fallback)));
 	}
 
-	static boolean flag(String name) {
-		return Boolean.parseBoolean(text(name, "false"));
-	}
-
 	/**
 	 * A duration: ISO-8601 ({@code PT0.5S}) or a number with {@code ms}, {@code s} or
 	 * {@code m}.

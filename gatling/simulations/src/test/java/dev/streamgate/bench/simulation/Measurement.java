@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -195,10 +194,6 @@ final class Measurement {
 
 	private static double round(double value) {
 		return Math.round(value * 100) / 100.0;
-	}
-
-	static String format(double value) {
-		return String.format(Locale.ROOT, "%.1f", value);
 	}
 
 }
