@@ -192,7 +192,8 @@ public final class KafkaEventLog implements EventLog {
 			wanted.forEach((p) -> consumer.seek(p, after.last(p.partition()) + 1));
 			return consumer;
 		}, (consumer) -> Flux.<List<Event>>generate((sink) -> {
-			boolean done = wanted.stream().allMatch((p) -> consumer.position(p) > until.last(p.partition()));
+			boolean done = wanted.stream()
+				.allMatch((p) -> consumer.position(p, this.writeTimeout) > until.last(p.partition()));
 			if (done) {
 				sink.complete();
 				return;

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,8 +16,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -32,12 +33,21 @@ import dev.streamgate.core.topic.Topic;
  * the topics its clients watch). One thread owns the consumer; follow and unfollow
  * requests are queued to it, so a listener sees its start position and then every later
  * event, with no gap between the two.
+ * <p>
+ * The thread never waits on one topic: commands only change the assignment, and a new
+ * listener's start position is asked for without waiting ({@code position(p, 0)}) after
+ * each poll until Kafka knows it. A topic whose partitions are gone (deleted while a
+ * follower started) stays pending, costing nothing, until its follower stops; the other
+ * topics go on being polled meanwhile.
  */
 final class KafkaEventTail implements EventTail, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(KafkaEventTail.class);
 
 	private static final Duration POLL = Duration.ofMillis(100);
+
+	/** A start still pending after this long is reported once. */
+	private static final Duration SLOW_START = Duration.ofSeconds(30);
 
 	private final KafkaClients clients;
 
@@ -47,6 +57,9 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 
 	/** By Kafka topic: an SSE hub and a webhook feed of the same topic both listen. */
 	private final Map<String, List<Listener>> listeners = new HashMap<>();
+
+	/** Followers waiting for their start position, in the order they asked. */
+	private final List<Following> pending = new ArrayList<>();
 
 	private volatile KafkaConsumer<String, byte[]> consumer;
 
@@ -70,8 +83,12 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 		List<TopicPartition> partitions = IntStream.range(0, topic.partitions())
 			.mapToObj((p) -> new TopicPartition(name, p))
 			.toList();
-		submit(() -> start(name, partitions, listener));
-		return () -> submit(() -> stop(name, listener));
+		Following following = new Following(name, partitions, listener, System.nanoTime());
+		submit(() -> start(following));
+		return () -> {
+			following.stopped = true;
+			submit(() -> stop(following));
+		};
 	}
 
 	private void submit(Runnable command) {
@@ -82,33 +99,82 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 		}
 	}
 
-	private void start(String name, List<TopicPartition> partitions, Listener listener) {
-		List<Listener> following = this.listeners.get(name);
-		if (following == null) {
-			Set<TopicPartition> assignment = new HashSet<>(this.consumer.assignment());
-			assignment.addAll(partitions);
-			this.consumer.assign(assignment);
-			this.consumer.seekToEnd(partitions);
-		}
-		// A topic already followed is not sought again: its other listeners would miss
-		// the events between their position and the end. The new listener starts where
-		// the consumer stands, which the others have seen.
-		long[] last = new long[partitions.size()];
-		for (TopicPartition partition : partitions) {
-			last[partition.partition()] = this.consumer.position(partition) - 1;
-		}
-		this.listeners.computeIfAbsent(name, (key) -> new ArrayList<>()).add(listener);
-		listener.onStart(Cursor.of(last));
-	}
-
-	private void stop(String name, Listener listener) {
-		List<Listener> following = this.listeners.get(name);
-		if (following == null || !following.remove(listener) || !following.isEmpty()) {
+	private void start(Following following) {
+		if (following.stopped) {
 			return;
 		}
-		this.listeners.remove(name);
+		if (!this.listeners.containsKey(following.name) && !isPending(following.name)) {
+			Set<TopicPartition> assignment = new HashSet<>(this.consumer.assignment());
+			assignment.addAll(following.partitions);
+			this.consumer.assign(assignment);
+			this.consumer.seekToEnd(following.partitions);
+		}
+		this.pending.add(following);
+	}
+
+	private boolean isPending(String name) {
+		return this.pending.stream().anyMatch((following) -> following.name.equals(name));
+	}
+
+	/**
+	 * Starts the pending followers whose positions Kafka knows now. A topic already
+	 * followed is not sought again: its other listeners would miss the events between
+	 * their position and the end. The new listener starts where the consumer stands,
+	 * which the others have seen.
+	 */
+	private void startPending() {
+		for (Iterator<Following> it = this.pending.iterator(); it.hasNext();) {
+			Following following = it.next();
+			Cursor start = knownPosition(following);
+			if (start == null) {
+				reportSlow(following);
+				continue;
+			}
+			it.remove();
+			this.listeners.computeIfAbsent(following.name, (key) -> new ArrayList<>()).add(following.listener);
+			following.listener.onStart(start);
+		}
+	}
+
+	/**
+	 * The cursor just before the consumer's position, or null while Kafka does not know
+	 * it.
+	 */
+	private Cursor knownPosition(Following following) {
+		long[] last = new long[following.partitions.size()];
+		try {
+			for (TopicPartition partition : following.partitions) {
+				last[partition.partition()] = this.consumer.position(partition, Duration.ZERO) - 1;
+			}
+			return Cursor.of(last);
+		}
+		catch (TimeoutException ex) {
+			return null;
+		}
+	}
+
+	private void reportSlow(Following following) {
+		if (!following.reported && System.nanoTime() - following.since > SLOW_START.toNanos()) {
+			following.reported = true;
+			logger.warn("Event tail: " + following.name + " has no known position after " + SLOW_START.toSeconds()
+					+ " s (deleted, or Kafka unreachable); it stays pending until followed no more");
+		}
+	}
+
+	private void stop(Following following) {
+		this.pending.remove(following);
+		List<Listener> followers = this.listeners.get(following.name);
+		if (followers != null) {
+			followers.remove(following.listener);
+			if (followers.isEmpty()) {
+				this.listeners.remove(following.name);
+			}
+		}
+		if (this.listeners.containsKey(following.name) || isPending(following.name)) {
+			return;
+		}
 		List<TopicPartition> assignment = new ArrayList<>(this.consumer.assignment());
-		assignment.removeIf((partition) -> partition.topic().equals(name));
+		assignment.removeIf((partition) -> partition.topic().equals(following.name));
 		this.consumer.assign(assignment);
 	}
 
@@ -122,13 +188,15 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 					if (kafkaConsumer.assignment().isEmpty()) {
 						Runnable next = this.commands.poll(1, TimeUnit.SECONDS);
 						if (next != null) {
-							runToTheEnd(next);
+							runCommand(next);
 						}
 						continue;
 					}
+					startPending();
 					for (ConsumerRecord<String, byte[]> record : kafkaConsumer.poll(POLL)) {
 						dispatch(record);
 					}
+					startPending();
 				}
 				catch (WakeupException ex) {
 					// a command arrived, or close() was called
@@ -149,33 +217,23 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	private void runCommands() {
 		Runnable command;
 		while ((command = this.commands.poll()) != null) {
-			runToTheEnd(command);
+			runCommand(command);
 		}
 	}
 
 	/**
-	 * Runs a command to its end: again when a wakeup meant for poll() interrupts it, and
-	 * again after a pause while Kafka does not answer. Commands are idempotent, and no
-	 * event is dispatched between two runs.
+	 * Runs a command. Commands only change the assignment and this thread's maps, which
+	 * does not wait on Kafka; a wakeup meant for poll() may still interrupt one, which is
+	 * then run again (commands are idempotent, and no event is dispatched in between).
 	 */
-	private void runToTheEnd(Runnable command) {
-		while (this.running) {
+	private void runCommand(Runnable command) {
+		while (true) {
 			try {
 				command.run();
 				return;
 			}
 			catch (WakeupException ex) {
 				// run it again
-			}
-			catch (KafkaException ex) {
-				logger.warn("Event tail: " + ex.getMessage() + "; retrying");
-				try {
-					Thread.sleep(1000);
-				}
-				catch (InterruptedException interrupted) {
-					Thread.currentThread().interrupt();
-					return;
-				}
 			}
 		}
 	}
@@ -209,6 +267,30 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	/** One listener of one topic, from its follow request to its stop. */
+	private static final class Following {
+
+		final String name;
+
+		final List<TopicPartition> partitions;
+
+		final Listener listener;
+
+		final long since;
+
+		volatile boolean stopped;
+
+		boolean reported;
+
+		Following(String name, List<TopicPartition> partitions, Listener listener, long since) {
+			this.name = name;
+			this.partitions = partitions;
+			this.listener = listener;
+			this.since = since;
+		}
+
 	}
 
 }

@@ -146,6 +146,30 @@ class KafkaEventLogIntegrationTests {
 		}
 	}
 
+	@Test
+	void aTopicWhoseEventsAreGoneNeverStallsTheOtherTopics() throws Exception {
+		// The node-wide freeze of issue 22: a start for a deleted topic blocked the
+		// tail's
+		// one thread in position(), retried for ever, so no other topic got an event.
+		Topic gone = createTopic("gone", 1);
+		this.log.delete(gone.id()).block(TIMEOUT);
+		Topic alive = createTopic("alive", 1);
+		AtomicReference<Cursor> aliveStart = new AtomicReference<>();
+		List<Event> events = new CopyOnWriteArrayList<>();
+		try (KafkaEventTail tail = new KafkaEventTail(this.clients, this.log)) {
+			AutoCloseable stuck = tail.follow(gone, listener(new AtomicReference<>(), new CopyOnWriteArrayList<>()));
+			try (AutoCloseable following = tail.follow(alive, listener(aliveStart, events))) {
+				await().atMost(TIMEOUT).until(() -> aliveStart.get() != null);
+				this.log.append(alive, List.of(event("{\"n\":1}"))).block(TIMEOUT);
+				await().atMost(TIMEOUT).until(() -> events.size() == 1);
+				// Stopping the stuck topic is not held up either, and the tail goes on.
+				stuck.close();
+				this.log.append(alive, List.of(event("{\"n\":2}"))).block(TIMEOUT);
+				await().atMost(TIMEOUT).until(() -> events.size() == 2);
+			}
+		}
+	}
+
 	private static EventTail.Listener listener(AtomicReference<Cursor> start, List<Event> events) {
 		return new EventTail.Listener() {
 			@Override
