@@ -23,6 +23,7 @@ import tools.jackson.databind.JsonNode;
 
 import dev.streamgate.core.egress.EgressGuard;
 import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
@@ -34,6 +35,7 @@ import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.webhook.Attempt;
 import dev.streamgate.core.webhook.AttemptLog;
+import dev.streamgate.core.webhook.DeliveryState;
 import dev.streamgate.core.webhook.DeliveryStates;
 import dev.streamgate.core.webhook.Webhook;
 import dev.streamgate.core.webhook.WebhookStore;
@@ -273,16 +275,19 @@ public class WebhookAdmin {
 			if (!from.isString()) {
 				throw invalid(new FieldError("/from", "must be a cursor string"));
 			}
+			CursorFormat cursors = CursorFormat.of(topic);
 			Cursor cursor;
 			try {
-				cursor = Cursor.parse(from.asString(), topic.partitions());
+				cursor = cursors.parse(from.asString())
+					.orElseThrow(() -> invalid(new FieldError("/from",
+							"is no cursor of this topic (one of a topic of the same id, deleted since?)")));
 			}
 			catch (IllegalArgumentException ex) {
 				throw invalid(new FieldError("/from", ex.getMessage()));
 			}
 			start = this.eventLog.end(topic)
-				.flatMap((end) -> end.reaches(cursor) ? Mono.just(cursor) : Mono
-					.error(invalid(new FieldError("/from", "is past the end of the topic's events (" + end + ")"))));
+				.flatMap((end) -> end.reaches(cursor) ? Mono.just(cursor) : Mono.error(invalid(new FieldError("/from",
+						"is past the end of the topic's events (" + cursors.format(end) + ")"))));
 		}
 		else {
 			Instant since = time(body.get("since"));
@@ -291,6 +296,17 @@ public class WebhookAdmin {
 		return start.zipWith(this.eventLog.start(topic))
 			.flatMap((cursors) -> this.webhooks
 				.save(current.replayedFrom(cursors.getT1().max(cursors.getT2()).toString(), now())));
+	}
+
+	/**
+	 * A webhook's delivery cursor as clients see it (the one cursor format).
+	 * @param webhook the webhook
+	 * @param state its delivery state
+	 * @return the cursor
+	 */
+	public String cursor(Webhook webhook, DeliveryState state) {
+		Topic topic = this.topics.require(webhook.topicId()).topic();
+		return CursorFormat.of(topic).format(Cursor.parse(state.cursor(), topic.partitions()));
 	}
 
 	private Mono<Void> checkEgress(String url) {

@@ -162,9 +162,9 @@ public class WebhookController {
 			.map((webhook) -> ResponseEntity.accepted().body(document(webhook, null, DeliveryState.start(webhook))));
 	}
 
-	private static WebhookDocument document(Webhook webhook, String secret, DeliveryState state) {
-		Delivery delivery = (state != null)
-				? new Delivery(state.cursor(), state.failingSince(), state.delivered(), state.failed()) : null;
+	private WebhookDocument document(Webhook webhook, String secret, DeliveryState state) {
+		Delivery delivery = (state != null) ? new Delivery(this.admin.cursor(webhook, state), state.failingSince(),
+				state.delivered(), state.failed()) : null;
 		return new WebhookDocument(webhook.id(), webhook.topicId(), webhook.url(), webhook.mode().value(),
 				webhook.headers(), webhook.description(), webhook.status().value(), webhook.disabledReason(), secret,
 				webhook.createdAt(), webhook.updatedAt(), delivery);

@@ -1,5 +1,7 @@
 package dev.streamgate.web;
 
+import java.nio.channels.ClosedChannelException;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.core.Ordered;
@@ -17,6 +19,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.reactive.result.method.annotation.ResponseEntityExceptionHandler;
 import org.springframework.security.web.server.firewall.ServerExchangeRejectedException;
 import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.util.DisconnectedClientHelper;
 import reactor.core.publisher.Mono;
 
 import dev.streamgate.core.problem.ProblemType;
@@ -74,6 +77,10 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
 	Mono<ResponseEntity<Object>> handleUnexpected(Exception ex, ServerWebExchange exchange) {
 		if (ex.getCause() instanceof DataBufferLimitException limit) {
 			return handleTooLarge(limit, exchange);
+		}
+		if (DisconnectedClientHelper.isClientDisconnectedException(ex) || ex instanceof ClosedChannelException) {
+			// The client left before the answer (a reset stream request): nobody to tell.
+			return Mono.empty();
 		}
 		logger.error("Unexpected error on " + exchange.getRequest().getMethod() + " " + exchange.getRequest().getPath(),
 				ex);

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
 
 import dev.streamgate.support.GatewayKafka;
 import dev.streamgate.support.RunningGateway;
@@ -62,6 +63,71 @@ class TwoInstancesIntegrationTests {
 				.untilAsserted(
 						() -> b.client().get().uri("/api/v1/topics/shared").exchange().expectStatus().isNotFound());
 		}
+	}
+
+	@Test
+	void anIdempotencyKeyHoldsAcrossIngestNodesAndRestarts() {
+		// Issue 22: the keys lived in one node's memory, so a retry after a restart or on
+		// another node published a second event.
+		String prefix = TestKafka.uniquePrefix();
+		String first;
+		try (RunningGateway a = RunningGateway.start(GatewayKafka.arguments(prefix));
+				RunningGateway b = RunningGateway.start(GatewayKafka.arguments(prefix))) {
+			a.client()
+				.post()
+				.uri("/api/v1/topics")
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue("{\"id\":\"keyed\"}")
+				.exchange()
+				.expectStatus()
+				.isCreated();
+			first = keyedPublish(a, "k1", false);
+			String retried = keyedPublish(b, "k1", true);
+			assertThat(retried).isEqualTo(first);
+			b.client()
+				.post()
+				.uri("/api/v1/publish/keyed")
+				.header("Idempotency-Key", "k1")
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue("{\"another\":true}")
+				.exchange()
+				.expectStatus()
+				.isEqualTo(422);
+		}
+		try (RunningGateway restarted = RunningGateway.start(GatewayKafka.arguments(prefix))) {
+			String afterRestart = keyedPublish(restarted, "k1", true);
+			assertThat(afterRestart).isEqualTo(first);
+			restarted.client()
+				.get()
+				.uri("/api/v1/topics/keyed/status")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody()
+				.jsonPath("$.events.retained")
+				.isEqualTo(1);
+		}
+	}
+
+	/** A keyed publish and its answer: whether it was a replay, and its body. */
+	private static String keyedPublish(RunningGateway gateway, String key, boolean replay) {
+		EntityExchangeResult<String> result = keyedPublish(gateway, key);
+		assertThat(result.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo(replay ? "true" : null);
+		return result.getResponseBody();
+	}
+
+	private static EntityExchangeResult<String> keyedPublish(RunningGateway gateway, String key) {
+		return gateway.client()
+			.post()
+			.uri("/api/v1/publish/keyed")
+			.header("Idempotency-Key", key)
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{\"order\":1}")
+			.exchange()
+			.expectStatus()
+			.isAccepted()
+			.expectBody(String.class)
+			.returnResult();
 	}
 
 }

@@ -53,7 +53,7 @@ class PublishIntegrationTests {
 			.isAccepted()
 			.expectBody()
 			.jsonPath("$.id")
-			.value((String id) -> assertThat(id).matches("[01]:\\d+"))
+			.value((String id) -> assertThat(id).matches("[0-9a-z]+:-?\\d+\\.-?\\d+"))
 			.jsonPath("$.changed")
 			.isEqualTo(true);
 	}

@@ -1,5 +1,8 @@
 package dev.streamgate.security;
 
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -43,7 +46,7 @@ class SecurityIntegrationTests {
 				"--spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers(),
 				"--streamgate.kafka.topic-prefix=" + TestKafka.uniquePrefix(),
 				"--streamgate.security.jwt.secret=" + SECRET, "--streamgate.sse.max-streams-per-client=3",
-				"--streamgate.access-log.enabled=true");
+				"--streamgate.access-log.enabled=true", "--server.forward-headers-strategy=native");
 		for (String topic : List.of("prices", "orders.eu", "ordersx", "news")) {
 			client(token(ADMIN)).post()
 				.uri("/api/v1/topics")
@@ -276,6 +279,79 @@ class SecurityIntegrationTests {
 		org.awaitility.Awaitility.await()
 			.atMost(Duration.ofSeconds(10))
 			.until(() -> openStream(subscriber, "prices") == 200);
+	}
+
+	@Test
+	void streamsAbortedDuringTheTokenCheckAreNotCountedForever() throws Exception {
+		// Issue 22: a connection closed while its token was being checked left its stream
+		// counted for ever, so 3 aborted requests locked the address out with 429.
+		String subscriber = token(Map.of("subscribe", List.of("*")));
+		URI base = URI.create(gateway.baseUrl());
+		byte[] request = ("GET /api/v1/stream/prices HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
+				+ "Authorization: Bearer " + subscriber + "\r\n\r\n")
+			.getBytes(StandardCharsets.US_ASCII);
+		for (int i = 0; i < 300; i++) {
+			try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+				socket.getOutputStream().write(request);
+				socket.getOutputStream().flush();
+				socket.setSoLinger(true, 0);
+			}
+		}
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(15))
+			.until(() -> openStream(subscriber, "prices") == 200);
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(15))
+			.until(() -> prometheus().lines()
+				.filter((line) -> line.startsWith("streamgate_sse_clients{") && line.contains("topic=\"prices\""))
+				.allMatch((line) -> line.endsWith(" 0.0")));
+	}
+
+	@Test
+	void streamLimitsCountTheAddressTheTrustedProxyForwards() {
+		String subscriber = token(Map.of("subscribe", List.of("*")));
+		List<reactor.core.Disposable> open = Flux.range(0, 3)
+			.map((i) -> client(subscriber).get()
+				.uri("/api/v1/stream/prices")
+				.header("X-Forwarded-For", "203.0.113.7")
+				.accept(MediaType.TEXT_EVENT_STREAM)
+				.exchange()
+				.returnResult(String.class)
+				.getResponseBody()
+				.subscribe())
+			.collectList()
+			.block();
+		try {
+			org.awaitility.Awaitility.await()
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> forwardedStreamStatus(subscriber, "203.0.113.7") == 429);
+			assertThat(forwardedStreamStatus(subscriber, "203.0.113.8")).isEqualTo(200);
+		}
+		finally {
+			open.forEach(reactor.core.Disposable::dispose);
+		}
+	}
+
+	private static int forwardedStreamStatus(String token, String forwardedFor) {
+		return client(token).get()
+			.uri("/api/v1/stream/prices")
+			.header("X-Forwarded-For", forwardedFor)
+			.accept(MediaType.TEXT_EVENT_STREAM)
+			.exchange()
+			.returnResult(String.class)
+			.getStatus()
+			.value();
+	}
+
+	private static String prometheus() {
+		return client(token(ADMIN)).get()
+			.uri("/actuator/prometheus")
+			.exchange()
+			.returnResult(String.class)
+			.getResponseBody()
+			.collectList()
+			.map((parts) -> String.join("", parts))
+			.block(Duration.ofSeconds(10));
 	}
 
 	@Test

@@ -32,6 +32,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 import reactor.core.publisher.Flux;
 
 import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.support.Cursors;
 import dev.streamgate.support.GatewayKafka;
 import dev.streamgate.support.RandomDocuments;
 import dev.streamgate.support.Sse;
@@ -111,7 +112,9 @@ class StreamIntegrationTests {
 				() -> IntStream.range(0, 5).forEach((i) -> publish("live-events", "{\"n\":" + i + "}")));
 		assertThat(data(events)).containsExactly("{\"n\":0}", "{\"n\":1}", "{\"n\":2}", "{\"n\":3}", "{\"n\":4}");
 		assertThat(events).extracting(ServerSentEvent::event).containsOnly("event");
-		assertThat(events).extracting(ServerSentEvent::id).containsExactly("0", "1", "2", "3", "4");
+		assertThat(events).extracting(ServerSentEvent::id)
+			.containsExactlyElementsOf(
+					IntStream.range(0, 5).mapToObj((i) -> at("live-events", Integer.toString(i))).toList());
 	}
 
 	@Test
@@ -182,16 +185,16 @@ class StreamIntegrationTests {
 				.all()
 				.get();
 		}
-		List<ServerSentEvent<String>> events = receive("/api/v1/stream/expiring", "1", 2,
+		List<ServerSentEvent<String>> events = receive("/api/v1/stream/expiring", at("expiring", "1"), 2,
 				() -> publish("expiring", "{\"n\":\"live\"}"));
 		assertThat(events.get(0).event()).isEqualTo("error");
 		assertThat(events.get(0).data()).contains("https://streamgate.dev/problems/position-expired");
 		assertThat(events.get(1).data()).isEqualTo("{\"n\":\"live\"}");
-		List<ServerSentEvent<String>> ahead = receive("/api/v1/stream/expiring", "999999", 2,
+		List<ServerSentEvent<String>> ahead = receive("/api/v1/stream/expiring", at("expiring", "999999"), 2,
 				() -> publish("expiring", "{\"n\":\"after\"}"));
 		assertThat(ahead.get(0).data()).contains("https://streamgate.dev/problems/position-unknown");
 		assertThat(ahead.get(1).data()).isEqualTo("{\"n\":\"after\"}");
-		List<ServerSentEvent<String>> document = sse().take("/api/v1/stream/expiring-doc", "1", 1);
+		List<ServerSentEvent<String>> document = sse().take("/api/v1/stream/expiring-doc", at("expiring-doc", "1"), 1);
 		assertThat(document.get(0).event()).isEqualTo("snapshot");
 		assertThat(document.get(0).data()).isEqualTo("{\"v\":9}");
 	}
@@ -216,7 +219,8 @@ class StreamIntegrationTests {
 		});
 		assertThat(events).extracting(ServerSentEvent::event).containsOnly("snapshot");
 		assertThat(data(events)).containsExactly("{\"v\":1}", "{\"v\":2}", "{\"v\":3}");
-		assertThat(events).extracting(ServerSentEvent::id).containsExactly("0", "1", "2");
+		assertThat(events).extracting(ServerSentEvent::id)
+			.containsExactly(at("doc-only", "0"), at("doc-only", "1"), at("doc-only", "2"));
 	}
 
 	@Test
@@ -224,19 +228,23 @@ class StreamIntegrationTests {
 		createTopic("{\"id\":\"resumed\"}");
 		publishBatch("resumed", IntStream.range(0, 6).mapToObj((i) -> "{\"n\":" + i + "}").toList());
 		// From the recent events kept in memory
-		assertThat(data(sse().take("/api/v1/stream/resumed", "3", 2))).containsExactly("{\"n\":4}", "{\"n\":5}");
-		assertThat(data(sse().take("/api/v1/stream/resumed?lastEventId=1", null, 1))).containsExactly("{\"n\":2}");
-		assertThat(data(sse().take("/api/v1/stream/resumed?lastEventId=0", "4", 1))).containsExactly("{\"n\":5}");
+		assertThat(data(sse().take("/api/v1/stream/resumed", at("resumed", "3"), 2))).containsExactly("{\"n\":4}",
+				"{\"n\":5}");
+		assertThat(data(sse().take("/api/v1/stream/resumed?lastEventId=" + at("resumed", "1"), null, 1)))
+			.containsExactly("{\"n\":2}");
+		assertThat(data(sse().take("/api/v1/stream/resumed?lastEventId=" + at("resumed", "0"), at("resumed", "4"), 1)))
+			.containsExactly("{\"n\":5}");
 		assertThat(data(sse().take("/api/v1/stream/resumed?lastEventId=earliest", null, 6))).hasSize(6)
 			.startsWith("{\"n\":0}");
 		// Older than the recent events (8 kept): read back from Kafka, then live
 		publishBatch("resumed", IntStream.range(6, 30).mapToObj((i) -> "{\"n\":" + i + "}").toList());
-		List<ServerSentEvent<String>> fromKafka = receive("/api/v1/stream/resumed", "2", 28,
+		List<ServerSentEvent<String>> fromKafka = receive("/api/v1/stream/resumed", at("resumed", "2"), 28,
 				() -> publish("resumed", "{\"n\":30}"));
 		assertThat(data(fromKafka))
 			.containsExactlyElementsOf(IntStream.rangeClosed(3, 30).mapToObj((i) -> "{\"n\":" + i + "}").toList());
 		// Offsets grow but are not contiguous: each batch's transaction marker takes one.
-		assertThat(fromKafka.stream().map((event) -> Long.parseLong(event.id())).toList()).isSorted()
+		assertThat(fromKafka.stream().map((event) -> Cursors.offsets(event.id())).map(Long::parseLong).toList())
+			.isSorted()
 			.doesNotHaveDuplicates()
 			.allSatisfy((id) -> assertThat(id).isGreaterThan(2));
 	}
@@ -249,7 +257,7 @@ class StreamIntegrationTests {
 				() -> publishBatch("spread", IntStream.range(0, 30).mapToObj((i) -> "{\"n\":" + i + "}").toList()));
 		received.addAll(data(first));
 		String cursor = first.get(first.size() - 1).id();
-		assertThat(cursor).matches("-?\\d+\\.-?\\d+\\.-?\\d+");
+		assertThat(Cursors.offsets(cursor)).matches("-?\\d+\\.-?\\d+\\.-?\\d+");
 		publishBatch("spread", IntStream.range(30, 60).mapToObj((i) -> "{\"n\":" + i + "}").toList());
 		List<ServerSentEvent<String>> rest = sse().take("/api/v1/stream/spread", cursor, 50);
 		received.addAll(data(rest));
@@ -306,7 +314,7 @@ class StreamIntegrationTests {
 		expectProblem("/api/v1/stream/Bad!", null, 400, "invalid-topic-id");
 		expectProblem("/api/v1/stream/strict?mode=snapshot-only", null, 406, "mode-not-allowed");
 		expectProblem("/api/v1/stream/strict?mode=firehose", null, 406, "mode-not-allowed");
-		expectProblem("/api/v1/stream/strict", "1.2.3", 400, "invalid-cursor");
+		expectProblem("/api/v1/stream/strict", at("strict", "1.2.3"), 400, "invalid-cursor");
 		expectProblem("/api/v1/stream/strict?lastEventId=abc", null, 400, "invalid-cursor");
 	}
 
@@ -323,6 +331,59 @@ class StreamIntegrationTests {
 			.isOk()
 			.expectHeader()
 			.valueEquals("Access-Control-Allow-Origin", "https://app.example.com");
+	}
+
+	@Test
+	void aTopicCreatedAgainNeverReusesCursors() {
+		// Issue 22: ids restarted at 0, so an old cursor silently skipped the new topic's
+		// first events and webhook-ids repeated the deleted topic's.
+		createTopic("{\"id\":\"reinc\"}");
+		List<String> before = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			before.add(publishedId("reinc", "{\"old\":" + i + "}"));
+		}
+		this.client.delete().uri("/api/v1/topics/reinc").exchange().expectStatus().isNoContent();
+		createTopic("{\"id\":\"reinc\"}");
+		List<String> after = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			after.add(publishedId("reinc", "{\"new\":" + i + "}"));
+		}
+		assertThat(after).doesNotContainAnyElementsOf(before);
+		List<ServerSentEvent<String>> resumed = receive("/api/v1/stream/reinc", before.get(2), 2,
+				() -> publish("reinc", "{\"new\":\"live\"}"));
+		assertThat(resumed.get(0).event()).isEqualTo("error");
+		assertThat(resumed.get(0).data()).contains("https://streamgate.dev/problems/position-unknown");
+		assertThat(resumed.get(1).data()).isEqualTo("{\"new\":\"live\"}");
+		// What a publish answers is a cursor: resuming from it gives the events after it.
+		assertThat(data(sse().take("/api/v1/stream/reinc", after.get(1), 3))).containsExactly("{\"new\":2}",
+				"{\"new\":3}", "{\"new\":4}");
+	}
+
+	private String publishedId(String topic, String json) {
+		return this.client.post()
+			.uri("/api/v1/publish/" + topic)
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue(json)
+			.exchange()
+			.expectStatus()
+			.isAccepted()
+			.returnResult(Map.class)
+			.getResponseBody()
+			.blockFirst(TIMEOUT)
+			.get("id")
+			.toString();
+	}
+
+	/** A cursor of a topic at the given offsets. */
+	private String at(String topic, String offsets) {
+		return Cursors.at(this.client.get()
+			.uri("/api/v1/topics/" + topic + "/status")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody(), offsets);
 	}
 
 	private void expectProblem(String path, String lastEventId, int status, String type) {

@@ -20,6 +20,7 @@ import org.springframework.http.MediaType;
 
 import dev.streamgate.bench.sink.WebhookSink;
 import dev.streamgate.bench.sink.WebhookSink.Received;
+import dev.streamgate.support.Cursors;
 import dev.streamgate.support.GatewayKafka;
 import dev.streamgate.support.ProblemAssertions;
 import dev.streamgate.support.RunningGateway;
@@ -89,10 +90,10 @@ class WebhookIntegrationTests {
 			JsonObject envelope = parse(received.get(i).body()).asJsonObject();
 			assertThat(envelope.getString("type")).isEqualTo("event");
 			assertThat(envelope.getString("topic")).isEqualTo("orders");
-			assertThat(envelope.getString("id")).isEqualTo(Integer.toString(i));
+			assertThat(envelope.getString("id")).isEqualTo(at("orders", Integer.toString(i)));
 			assertThat(Instant.parse(envelope.getString("timestamp"))).isBefore(Instant.now().plusSeconds(1));
 			assertThat(envelope.getJsonObject("data").getInt("n")).isEqualTo(i);
-			assertThat(received.get(i).webhookId()).isEqualTo("msg_orders_" + i);
+			assertThat(received.get(i).webhookId()).isEqualTo("msg_orders_" + at("orders", Integer.toString(i)));
 		}
 		// The secret is shown at registration only.
 		String id = created.getString("id");
@@ -102,7 +103,7 @@ class WebhookIntegrationTests {
 			.until(() -> parse(get("/api/v1/topics/orders/webhooks/" + id, 200)).asJsonObject()
 				.getJsonObject("delivery")
 				.getString("cursor")
-				.equals("19"));
+				.equals(at("orders", "19")));
 		assertThat(get("/api/v1/topics/orders/status", 200)).contains("\"webhooks\":{\"active\":1,\"disabled\":0}");
 		assertThat(metric("streamgate_webhook_deliveries_total", "outcome=\"delivered\"", "topic=\"orders\""))
 			.isGreaterThanOrEqualTo(20);
@@ -122,7 +123,7 @@ class WebhookIntegrationTests {
 		versions.forEach((version) -> publish("prices", version));
 		List<Received> received = awaitAccepted("prices", 4);
 		assertThat(received.get(0).type()).isEqualTo("snapshot");
-		assertThat(received.get(0).webhookId()).isEqualTo("msg_prices_0_snapshot");
+		assertThat(received.get(0).webhookId()).isEqualTo("msg_prices_" + at("prices", "0") + "_snapshot");
 		JsonStructure document = (JsonStructure) parse(received.get(0).body()).asJsonObject().get("data");
 		assertThat(document).isEqualTo(parse("{\"eur\":1,\"usd\":1}"));
 		for (int i = 1; i < 4; i++) {
@@ -157,7 +158,7 @@ class WebhookIntegrationTests {
 		assertThat(recovered).extracting(WebhookIntegrationTests::dataN).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
 		// Every attempt of the first event carried the same webhook-id.
 		assertThat(sink.endpoint("down").received().stream().filter((r) -> dataN(r) == 0).map(Received::webhookId))
-			.containsOnly("msg_shared_0");
+			.containsOnly("msg_shared_" + at("shared", "0"));
 	}
 
 	@Test
@@ -216,13 +217,13 @@ class WebhookIntegrationTests {
 		String attempts = get("/api/v1/topics/exhaust/webhooks/" + id + "/attempts?limit=100", 200);
 		JsonObject newest = parse(attempts).asJsonObject().getJsonArray("items").getJsonObject(0);
 		assertThat(newest.getString("outcome")).isEqualTo("delivered");
-		assertThat(newest.getString("eventId")).isEqualTo("msg_exhaust_1");
+		assertThat(newest.getString("eventId")).isEqualTo("msg_exhaust_" + at("exhaust", "1"));
 		JsonObject gaveUp = parse(attempts).asJsonObject().getJsonArray("items").getJsonObject(1);
 		assertThat(gaveUp.getString("outcome")).isEqualTo("failed");
 		assertThat(gaveUp.getInt("attempt")).isEqualTo(11);
 		assertThat(gaveUp.getInt("statusCode")).isEqualTo(500);
 		assertThat(gaveUp.getString("error")).contains("500");
-		assertThat(gaveUp.getString("eventId")).isEqualTo("msg_exhaust_0");
+		assertThat(gaveUp.getString("eventId")).isEqualTo("msg_exhaust_" + at("exhaust", "0"));
 		assertThat(gaveUp.getJsonNumber("durationMs").longValue()).isNotNegative();
 		assertThat(parse(attempts).asJsonObject().getJsonArray("items")).hasSize(12);
 	}
@@ -275,14 +276,14 @@ class WebhookIntegrationTests {
 			publish("replayed", "{\"n\":" + i + "}");
 		}
 		awaitAccepted("replayed", 5);
-		post("/api/v1/topics/replayed/webhooks/" + id + "/replay", "{\"from\":\"1\"}", 202);
+		post("/api/v1/topics/replayed/webhooks/" + id + "/replay", "{\"from\":\"" + at("replayed", "1") + "\"}", 202);
 		List<Received> afterCursor = awaitAccepted("replayed", 8);
 		assertThat(afterCursor.subList(5, 8)).extracting(WebhookIntegrationTests::dataN).containsExactly(2, 3, 4);
-		assertThat(afterCursor.get(5).webhookId()).isEqualTo("msg_replayed_2_r1");
+		assertThat(afterCursor.get(5).webhookId()).isEqualTo("msg_replayed_" + at("replayed", "2") + "_r1");
 		post("/api/v1/topics/replayed/webhooks/" + id + "/replay", "{\"since\":\"" + before + "\"}", 202);
 		List<Received> sinceTime = awaitAccepted("replayed", 13);
 		assertThat(sinceTime.subList(8, 13)).extracting(WebhookIntegrationTests::dataN).containsExactly(0, 1, 2, 3, 4);
-		assertThat(sinceTime.get(8).webhookId()).isEqualTo("msg_replayed_0_r2");
+		assertThat(sinceTime.get(8).webhookId()).isEqualTo("msg_replayed_" + at("replayed", "0") + "_r2");
 	}
 
 	@Test
@@ -431,6 +432,11 @@ class WebhookIntegrationTests {
 		String body = post("/api/v1/topics/" + topic + "/webhooks",
 				"{\"url\":\"" + sink.url(endpoint) + "\",\"secret\":\"" + SECRET + "\"" + extra + "}", 201);
 		return parse(body).asJsonObject().getString("id");
+	}
+
+	/** A cursor of a topic at the given offsets. */
+	private static String at(String topic, String offsets) {
+		return Cursors.at(get("/api/v1/topics/" + topic + "/status", 200), offsets);
 	}
 
 	private static void createEventTopic(String id) {

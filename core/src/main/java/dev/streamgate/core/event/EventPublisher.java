@@ -77,7 +77,8 @@ public class EventPublisher {
 			List<OutgoingEvent> events = payloads.stream()
 				.map((data) -> new OutgoingEvent(EventType.EVENT, data))
 				.toList();
-			return this.log.append(topic, events).map((positions) -> new Publication(positions, true, last(positions)));
+			return this.log.append(topic, events)
+				.map((positions) -> new Publication(positions, true, last(topic, positions)));
 		}
 		List<JsonStructure> documents = payloads.stream().map(EventPublisher::document).toList();
 		return this.serial.run(topic.id(),
@@ -105,7 +106,7 @@ public class EventPublisher {
 	 */
 	public Mono<Publication> publishError(Topic topic, byte[] problem) {
 		Mono<Publication> append = this.log.append(topic, List.of(new OutgoingEvent(EventType.ERROR, problem)))
-			.map((positions) -> new Publication(positions, true, last(positions)));
+			.map((positions) -> new Publication(positions, true, last(topic, positions)));
 		return (topic.payloadType() == PayloadType.EVENT) ? append : this.serial.run(topic.id(), () -> append);
 	}
 
@@ -202,7 +203,7 @@ public class EventPublisher {
 			.subscribeOn(Schedulers.parallel())
 			.flatMap((events) -> {
 				if (events.isEmpty()) {
-					String position = new EventPosition(0, tracked.document().offset(), 1).toString();
+					String position = CursorFormat.of(topic).format(Cursor.of(tracked.document().offset()));
 					return Mono.just(new Publication(List.of(), false, position));
 				}
 				JsonStructure latest = documents.get(documents.size() - 1);
@@ -210,7 +211,7 @@ public class EventPublisher {
 					long offset = positions.get(positions.size() - 1).offset();
 					Tracked next = tracked.advance(new SnapshotDocument(offset, latest), events.size());
 					this.documents.put(topic.id(), maybeCheckpoint(topic, next));
-					return new Publication(positions, true, last(positions));
+					return new Publication(positions, true, last(topic, positions));
 				});
 			});
 	}
@@ -247,8 +248,8 @@ public class EventPublisher {
 		return new Tracked(document, 0, now);
 	}
 
-	private static String last(List<EventPosition> positions) {
-		return positions.get(positions.size() - 1).toString();
+	private static String last(Topic topic, List<EventPosition> positions) {
+		return CursorFormat.of(topic).format(positions.get(positions.size() - 1));
 	}
 
 	private static JsonStructure document(byte[] payload) {

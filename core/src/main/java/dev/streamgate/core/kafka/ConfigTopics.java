@@ -35,6 +35,12 @@ final class ConfigTopics {
 
 	private static final Log logger = LogFactory.getLog(ConfigTopics.class);
 
+	/** The topic of Idempotency-Key answers, after the prefix. */
+	static final String IDEMPOTENCY = "idempotency";
+
+	/** The longest dedupe window (streamgate.ingest.idempotency-window) Kafka keeps. */
+	static final Duration IDEMPOTENCY_RETENTION = Duration.ofDays(7);
+
 	private final Admin admin;
 
 	private final StreamgateKafkaProperties properties;
@@ -57,7 +63,14 @@ final class ConfigTopics {
 				new Spec(prefix + "leases", this.properties.leasePartitions(), false, TopicConfig.CLEANUP_POLICY_DELETE,
 						Map.of(TopicConfig.RETENTION_MS_CONFIG, "60000")),
 				new Spec(prefix + "attempts", 1, false, TopicConfig.CLEANUP_POLICY_DELETE,
-						Map.of(TopicConfig.RETENTION_MS_CONFIG, retentionMs)));
+						Map.of(TopicConfig.RETENTION_MS_CONFIG, retentionMs)),
+				// Compacted to the newest answer per key, and deleted once no dedupe
+				// window
+				// can need it.
+				new Spec(prefix + IDEMPOTENCY, 1, false, TopicConfig.CLEANUP_POLICY_COMPACT,
+						Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
+								TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE,
+								TopicConfig.RETENTION_MS_CONFIG, Long.toString(IDEMPOTENCY_RETENTION.toMillis()))));
 	}
 
 	/**
@@ -168,7 +181,7 @@ final class ConfigTopics {
 
 		NewTopic newTopic() {
 			Map<String, String> all = new HashMap<>(this.configs);
-			all.put(TopicConfig.CLEANUP_POLICY_CONFIG, this.cleanupPolicy);
+			all.putIfAbsent(TopicConfig.CLEANUP_POLICY_CONFIG, this.cleanupPolicy);
 			return new NewTopic(this.name, Optional.of(this.partitions), Optional.empty()).configs(all);
 		}
 

@@ -42,6 +42,7 @@ import reactor.kafka.sender.SenderResult;
 import reactor.util.retry.Retry;
 
 import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventLogStatus;
@@ -148,7 +149,8 @@ public final class KafkaEventLog implements EventLog {
 					.mapToLong(ListOffsetsResultInfo::timestamp)
 					.max()
 					.orElse(-1);
-				return new EventLogStatus(partitions.size(), cursor(partitions, offsets.getT2()).toString(), retained,
+				return new EventLogStatus(partitions.size(),
+						CursorFormat.of(topic).format(cursor(partitions, offsets.getT2())), retained,
 						(retained > 0 && last >= 0) ? Instant.ofEpochMilli(last) : null);
 			});
 	}

@@ -104,6 +104,15 @@ public record Topic(
 	}
 
 	/**
+	 * Tells this topic from an earlier one of the same id, deleted since: its creation
+	 * time in base 36. It is part of every cursor and webhook-id.
+	 * @return the incarnation
+	 */
+	public String incarnation() {
+		return (this.createdAt != null) ? Long.toString(this.createdAt.toEpochMilli(), Character.MAX_RADIX) : "0";
+	}
+
+	/**
 	 * The Kafka topic holding this topic's events.
 	 * @param prefix the configured prefix of streamgate's Kafka topics
 	 * @return the events topic name

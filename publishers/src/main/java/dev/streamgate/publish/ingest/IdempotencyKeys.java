@@ -2,31 +2,56 @@ package dev.streamgate.publish.ingest;
 
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonString;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 
+import dev.streamgate.core.event.IdempotencyStore;
+import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 
 /**
- * Remembers the answer to each {@code Idempotency-Key} for a while, so that a retried
- * publish returns the first answer and publishes nothing new. Concurrent retries share
- * the first attempt; a failed attempt is forgotten so that a retry can succeed. The
- * memory is this node's: retries are deduplicated when they reach the same ingest node.
+ * Remembers the answer to each {@code Idempotency-Key} for the dedupe window, so that a
+ * retried publish returns the first answer and publishes nothing new, on this node and on
+ * every other ingest node, before and after a restart: answers are kept in Kafka
+ * ({@link IdempotencyStore}). Concurrent retries on one node share the first attempt; a
+ * failed attempt is forgotten so that a retry can succeed.
+ * <p>
+ * The answer is stored after Kafka acknowledged the publication: a node that dies between
+ * the two leaves the key unknown, and a retry publishes again (at least once, as without
+ * a key).
  */
 class IdempotencyKeys {
 
-	private final Cache<String, Entry> answers;
+	private static final Log logger = LogFactory.getLog(IdempotencyKeys.class);
 
-	IdempotencyKeys(IngestProperties properties) {
-		this.answers = Caffeine.newBuilder()
+	private final Cache<String, Entry> inFlight;
+
+	private final IdempotencyStore store;
+
+	private final Clock clock;
+
+	IdempotencyKeys(IngestProperties properties, IdempotencyStore store, Clock clock) {
+		this.inFlight = Caffeine.newBuilder()
 			.expireAfterWrite(properties.idempotencyWindow())
 			.maximumSize(properties.idempotencyKeys())
 			.build();
+		this.store = store;
+		this.clock = clock;
 	}
 
 	/**
@@ -43,19 +68,64 @@ class IdempotencyKeys {
 			throw new StreamgateException(ProblemType.BAD_REQUEST,
 					"Idempotency-Key must be 1 to 255 visible ASCII characters");
 		}
-		String cacheKey = topicId + '\n' + key;
 		byte[] digest = sha256(body);
+		Optional<IdempotencyStore.Answer> stored = this.store.get(topicId, key);
+		if (stored.isPresent()) {
+			checkSameRequest(stored.get().digest(), digest, key);
+			return Mono.just(new Answer(decode(stored.get().body()), true));
+		}
+		String cacheKey = topicId + '\n' + key;
 		Entry fresh = new Entry(digest,
-				Mono.defer(publish).doOnError((ex) -> this.answers.asMap().remove(cacheKey)).cache());
-		Entry entry = this.answers.asMap().putIfAbsent(cacheKey, fresh);
+				Mono.defer(publish)
+					.flatMap((response) -> remember(topicId, key, digest, response))
+					.doOnError((ex) -> this.inFlight.asMap().remove(cacheKey))
+					.cache());
+		Entry entry = this.inFlight.asMap().putIfAbsent(cacheKey, fresh);
 		if (entry == null) {
 			return fresh.response().map((response) -> new Answer(response, false));
 		}
-		if (!Arrays.equals(entry.digest(), digest)) {
+		checkSameRequest(entry.digest(), digest, key);
+		return entry.response().map((response) -> new Answer(response, true));
+	}
+
+	/**
+	 * Stores the answer; if Kafka refuses now, the publication stands and this node still
+	 * remembers.
+	 */
+	private Mono<PublishResponse> remember(String topicId, String key, byte[] digest, PublishResponse response) {
+		return this.store
+			.save(topicId, key, new IdempotencyStore.Answer(digest, encode(response), this.clock.instant()))
+			.onErrorResume((ex) -> {
+				logger.warn("Idempotency-Key answer of topic " + topicId + " not stored, remembered on this node only: "
+						+ ex.getMessage());
+				return Mono.empty();
+			})
+			.thenReturn(response);
+	}
+
+	private static void checkSameRequest(byte[] first, byte[] digest, String key) {
+		if (!Arrays.equals(first, digest)) {
 			throw new StreamgateException(ProblemType.IDEMPOTENCY_KEY_REUSED, "Idempotency-Key '" + key
 					+ "' was used for a different request to this topic; use a new key for a new publication");
 		}
-		return entry.response().map((response) -> new Answer(response, true));
+	}
+
+	static byte[] encode(PublishResponse response) {
+		JsonObjectBuilder json = Json.createObjectBuilder().add("id", response.id()).add("changed", response.changed());
+		if (response.ids() != null) {
+			JsonArrayBuilder ids = Json.createArrayBuilder();
+			response.ids().forEach(ids::add);
+			json.add("ids", ids);
+		}
+		return JsonPatches.write(json.build());
+	}
+
+	static PublishResponse decode(byte[] body) {
+		JsonObject json = JsonPatches.read(body).asJsonObject();
+		List<String> ids = json.containsKey("ids")
+				? json.getJsonArray("ids").getValuesAs(JsonString.class).stream().map(JsonString::getString).toList()
+				: null;
+		return new PublishResponse(json.getString("id"), json.getBoolean("changed"), ids);
 	}
 
 	private static byte[] sha256(byte[] body) {

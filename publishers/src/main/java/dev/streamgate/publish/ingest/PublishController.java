@@ -13,7 +13,6 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -27,6 +26,7 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
+import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.problem.ProblemType;
@@ -46,7 +46,6 @@ import dev.streamgate.core.web.ProblemResponses;
  */
 @RestController
 @ConditionalOnRole(Role.INGEST)
-@EnableConfigurationProperties(IngestProperties.class)
 @Tag(name = "Publishing", description = "Publish events and documents (role ingest)")
 public class PublishController {
 
@@ -63,11 +62,11 @@ public class PublishController {
 	private final MeterRegistry meters;
 
 	public PublishController(TopicStore topics, EventPublisher publisher, IngestProperties properties,
-			MeterRegistry meters) {
+			IdempotencyKeys idempotencyKeys, MeterRegistry meters) {
 		this.topics = topics;
 		this.publisher = publisher;
 		this.properties = properties;
-		this.idempotencyKeys = new IdempotencyKeys(properties);
+		this.idempotencyKeys = idempotencyKeys;
 		this.meters = meters;
 	}
 
@@ -112,7 +111,8 @@ public class PublishController {
 				.tag("topic", topic.id())
 				.register(this.meters)
 				.increment(publication.positions().size());
-			List<String> ids = batch ? publication.positions().stream().map(Object::toString).toList() : null;
+			CursorFormat cursors = CursorFormat.of(topic);
+			List<String> ids = batch ? publication.positions().stream().map(cursors::format).toList() : null;
 			return new PublishResponse(publication.id(), publication.changed(), ids);
 		});
 	}

@@ -60,7 +60,7 @@ final class SseClient {
 	 * @param encode encodes the event with another id
 	 * @return the frame to send, or {@code null} to send nothing
 	 */
-	Frame adapt(Event event, Frame shared, Cursor after, java.util.function.Function<String, Frame> encode) {
+	Frame adapt(Event event, Frame shared, Cursor after, java.util.function.Function<Cursor, Frame> encode) {
 		Cursor skip = this.skipUntil;
 		if (skip == null) {
 			return shared;
@@ -71,7 +71,7 @@ final class SseClient {
 		if (!isNew) {
 			return null;
 		}
-		return (this.skipUntil == null) ? shared : encode.apply(merged.toString());
+		return (this.skipUntil == null) ? shared : encode.apply(merged);
 	}
 
 	/**

@@ -30,7 +30,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
 
-import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
@@ -95,10 +95,8 @@ public class StreamController {
 		Topic topic = this.topics.require(topicId).topic();
 		SubscriptionMode subscriptionMode = mode(topic, mode);
 		String resume = (lastEventIdHeader != null && !lastEventIdHeader.isBlank()) ? lastEventIdHeader : lastEventId;
-		boolean earliest = "earliest".equals(resume);
-		Cursor cursor = (resume == null || resume.isBlank() || earliest) ? null : cursor(resume, topic);
+		Resume from = resume(resume, topic);
 		String client = clientAddress(exchange);
-		this.limits.acquire(client);
 		ServerHttpResponse response = exchange.getResponse();
 		response.getHeaders().setContentType(MediaType.TEXT_EVENT_STREAM);
 		response.getHeaders().setCacheControl("no-cache");
@@ -114,7 +112,17 @@ public class StreamController {
 			.register(this.meters);
 		// writeWith flushes once the queue is drained: one flush for a burst, at once for
 		// a lone event.
-		Flux<Frame> frames = this.hubs.hub(topic).subscribe(subscriptionMode, cursor, earliest, eventLoop(exchange));
+		// The stream is counted from its subscription to its end: a connection that
+		// closes
+		// before the response is written (during an asynchronous token check, say) never
+		// subscribes, so it is never counted. An error before the first frame is still a
+		// problem response (429 over a limit).
+		Flux<Frame> frames = Flux.using(() -> {
+			this.limits.acquire(client);
+			return client;
+		}, (counted) -> this.hubs.hub(topic)
+			.subscribe(subscriptionMode, from, eventLoop(exchange))
+			.takeUntilOther(closed(exchange)), this.limits::release);
 		Instant expiresAt = exchange.getAttribute(RequestAttributes.TOKEN_EXPIRES_AT);
 		if (expiresAt != null) {
 			// The client reconnects with a fresh token and its cursor.
@@ -129,7 +137,7 @@ public class StreamController {
 															+ "; reconnect with a fresh token and the last event id"),
 											0)));
 		}
-		return response.writeWith(frames.doFinally((signal) -> this.limits.release(client)).map((frame) -> {
+		return response.writeWith(frames.map((frame) -> {
 			if (frame.carriesEvent()) {
 				count.increment();
 				this.latency.record(Math.max(0, System.currentTimeMillis() - frame.publishedAt()),
@@ -155,6 +163,18 @@ public class StreamController {
 		return Runnable::run;
 	}
 
+	/**
+	 * Completes when the connection closes, at once when it closed already: a connection
+	 * reset while the request waited (for a token check, say) would otherwise leave a
+	 * stream that no write ever fails.
+	 */
+	private static Mono<Void> closed(ServerWebExchange exchange) {
+		if (ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()) instanceof Connection connection) {
+			return Mono.create((sink) -> connection.channel().closeFuture().addListener((future) -> sink.success()));
+		}
+		return Mono.never();
+	}
+
 	private static SubscriptionMode mode(Topic topic, String requested) {
 		if (requested == null || requested.isBlank()) {
 			return topic.defaultSubscriptionMode();
@@ -167,9 +187,15 @@ public class StreamController {
 		return mode;
 	}
 
-	private static Cursor cursor(String text, Topic topic) {
+	private static Resume resume(String text, Topic topic) {
+		if (text == null || text.isBlank()) {
+			return Resume.LIVE;
+		}
+		if ("earliest".equals(text)) {
+			return Resume.EARLIEST;
+		}
 		try {
-			return Cursor.parse(text, topic.partitions());
+			return CursorFormat.of(topic).parse(text).map(Resume::after).orElse(Resume.UNKNOWN);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new StreamgateException(ProblemType.INVALID_CURSOR,

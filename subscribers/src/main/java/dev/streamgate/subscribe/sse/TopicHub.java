@@ -17,6 +17,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventPublisher;
@@ -47,6 +48,8 @@ final class TopicHub implements EventTail.Listener {
 	private static final java.time.Duration READY_TIMEOUT = java.time.Duration.ofSeconds(20);
 
 	private final Topic topic;
+
+	private final CursorFormat cursors;
 
 	private final EventLog log;
 
@@ -83,6 +86,7 @@ final class TopicHub implements EventTail.Listener {
 	TopicHub(Topic topic, EventLog log, EventPublisher documents, SseProperties properties,
 			Consumer<SseClient> onSlowClient) {
 		this.topic = topic;
+		this.cursors = CursorFormat.of(topic);
 		this.log = log;
 		this.documents = documents;
 		this.properties = properties;
@@ -155,7 +159,7 @@ final class TopicHub implements EventTail.Listener {
 
 	private void dispatch(Event event) {
 		this.position = this.position.after(event.partition(), event.offset());
-		String id = this.position.toString();
+		String id = this.cursors.format(this.position);
 		long publishedAt = event.publishedAt().toEpochMilli();
 		Frame frame = Frame.of(id, event.type(), event.data(), publishedAt);
 		Frame snapshotOnly = frame;
@@ -172,8 +176,8 @@ final class TopicHub implements EventTail.Listener {
 		Frame forSnapshotOnly = snapshotOnly;
 		fanOut((client) -> {
 			Frame shared = (client.mode() == SubscriptionMode.SNAPSHOT_ONLY) ? forSnapshotOnly : frame;
-			Frame adapted = client.adapt(event, shared, after,
-					(clientId) -> Frame.of(clientId, event.type(), event.data(), publishedAt));
+			Frame adapted = client.adapt(event, shared, after, (clientCursor) -> Frame
+				.of(this.cursors.format(clientCursor), event.type(), event.data(), publishedAt));
 			if (adapted != null && !client.offer(adapted)) {
 				slow(client);
 			}
@@ -227,31 +231,37 @@ final class TopicHub implements EventTail.Listener {
 	/**
 	 * Opens a stream.
 	 * @param mode the subscription mode
-	 * @param cursor where the client resumes, {@code null} for a new subscription
-	 * @param earliest whether to replay all that is retained
+	 * @param resume where the client resumes
+	 * @param executor the event loop of the client's connection
 	 * @return the frames, replay first, then live
 	 */
-	Flux<Frame> subscribe(SubscriptionMode mode, Cursor cursor, boolean earliest, Executor executor) {
+	Flux<Frame> subscribe(SubscriptionMode mode, Resume resume, Executor executor) {
+		Cursor cursor = resume.cursor();
+		boolean earliest = resume.earliest();
 		Mono<Boolean> ready = this.ready.asMono()
 			.timeout(READY_TIMEOUT,
 					Mono.error(() -> new StreamgateException(ProblemType.SERVICE_UNAVAILABLE,
 							"The events of '" + this.topic.id()
 									+ "' cannot be followed now (is Kafka reachable?); retry shortly")
 						.withRetryAfter(java.time.Duration.ofSeconds(5))));
-		// The client has joined by the time it reads the retry line.
+		// A client joins once the retry line is written (deferred: a stream cancelled
+		// before then must not leave a registered client behind).
 		Flux<Frame> retry = Flux.just(Frame.retry(this.properties.retry().toMillis()));
 		if (earliest && this.topic.payloadType() == PayloadType.EVENT) {
 			return ready.then(this.log.start(this.topic))
-				.flatMapMany((start) -> Flux.concat(retry, join(mode, start, executor)));
+				.flatMapMany((start) -> Flux.concat(retry, Flux.defer(() -> join(mode, start, executor))));
+		}
+		if (resume.unknown()) {
+			return ready.thenMany(Flux.concat(retry, Flux.defer(() -> joinUnknown(mode, executor))));
 		}
 		if (earliest || cursor == null) {
-			return ready.thenMany(Flux.defer(() -> Flux.concat(retry, join(mode, null, executor))));
+			return ready.thenMany(Flux.concat(retry, Flux.defer(() -> join(mode, null, executor))));
 		}
 		// A cursor past the end of the log (a topic created again, a made-up id) is no
 		// position.
 		return ready.then(this.log.end(this.topic))
-			.flatMapMany((end) -> Flux.concat(retry,
-					end.reaches(cursor) ? join(mode, cursor, executor) : joinUnknown(mode, executor)));
+			.flatMapMany((end) -> Flux.concat(retry, Flux
+				.defer(() -> end.reaches(cursor) ? join(mode, cursor, executor) : joinUnknown(mode, executor))));
 	}
 
 	private synchronized Flux<Frame> join(SubscriptionMode mode, Cursor cursor, Executor executor) {
@@ -278,7 +288,8 @@ final class TopicHub implements EventTail.Listener {
 			for (Recent recentEvent : this.recent) {
 				Event event = recentEvent.event();
 				Frame adapted = client.adapt(event, recentEvent.frame(), recentEvent.after(),
-						(id) -> Frame.of(id, event.type(), event.data(), event.publishedAt().toEpochMilli()));
+						(clientCursor) -> Frame.of(this.cursors.format(clientCursor), event.type(), event.data(),
+								event.publishedAt().toEpochMilli()));
 				if (adapted != null) {
 					replay.add(adapted);
 				}
@@ -304,7 +315,8 @@ final class TopicHub implements EventTail.Listener {
 			Cursor[] running = { cursor };
 			return this.log.read(this.topic, cursor, until).map((event) -> {
 				running[0] = running[0].after(event.partition(), event.offset());
-				return Frame.of(running[0].toString(), event.type(), event.data(), event.publishedAt().toEpochMilli());
+				return Frame.of(this.cursors.format(running[0]), event.type(), event.data(),
+						event.publishedAt().toEpochMilli());
 			});
 		});
 		return client.stream(gap).doFinally((s) -> remove(client));
@@ -313,9 +325,10 @@ final class TopicHub implements EventTail.Listener {
 	private synchronized Flux<Frame> joinUnknown(SubscriptionMode mode, Executor executor) {
 		Frame snapshot = (mode == SubscriptionMode.EVENT) ? null : currentSnapshot();
 		SseClient client = add(mode, null, executor);
-		Frame first = (snapshot != null) ? snapshot
-				: Frame.of(null, EventType.ERROR, Problems.json("position-unknown", "Position unknown", 400,
-						"Your cursor is past the end of this topic's events; the stream continues with new events"), 0);
+		Frame first = (snapshot != null) ? snapshot : Frame.of(null, EventType.ERROR, Problems.json("position-unknown",
+				"Position unknown", 400,
+				"Your cursor is no position of this topic (a topic of the same id deleted since, or past the end of its events); the stream continues with new events"),
+				0);
 		return client.stream(Flux.just(first)).doFinally((s) -> remove(client));
 	}
 
@@ -351,7 +364,7 @@ final class TopicHub implements EventTail.Listener {
 			return null;
 		}
 		if (this.snapshotFrame == null) {
-			this.snapshotFrame = Frame.of(this.position.toString(), EventType.SNAPSHOT,
+			this.snapshotFrame = Frame.of(this.cursors.format(this.position), EventType.SNAPSHOT,
 					JsonPatches.write(this.document.document()), 0);
 		}
 		return this.snapshotFrame;

@@ -15,6 +15,7 @@ import reactor.core.publisher.Sinks;
 import reactor.util.retry.Retry;
 
 import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.event.EventType;
@@ -47,6 +48,8 @@ final class Dispatcher {
 
 	private final Topic topic;
 
+	private final CursorFormat cursors;
+
 	private final TopicFeed feed;
 
 	private final Services services;
@@ -66,6 +69,7 @@ final class Dispatcher {
 	Dispatcher(Webhook webhook, Topic topic, DeliveryState state, TopicFeed feed, Services services) {
 		this.webhook = webhook;
 		this.topic = topic;
+		this.cursors = CursorFormat.of(topic);
 		this.state = state;
 		this.feed = feed;
 		this.services = services;
@@ -149,10 +153,10 @@ final class Dispatcher {
 					this.state.delivered(), this.state.failed());
 			return Mono.empty();
 		}
-		String id = cursor.toString();
+		String id = this.cursors.format(cursor);
 		Delivery delivery = Delivery.of(messageId(id) + "_snapshot", EventType.SNAPSHOT.value(), this.topic.id(), id,
 				this.services.clock().instant(), JsonPatches.write(loaded.document()));
-		return deliver(delivery, id);
+		return deliver(delivery, cursor.toString());
 	}
 
 	private Mono<Void> handle(Event event) {
@@ -161,7 +165,7 @@ final class Dispatcher {
 		}
 		Cursor after = Cursor.parse(this.state.cursor(), this.topic.partitions())
 			.after(event.partition(), event.offset());
-		String id = after.toString();
+		String id = this.cursors.format(after);
 		byte[] data = event.data();
 		String type = event.type().value();
 		if (this.webhook.mode() == SubscriptionMode.SNAPSHOT_ONLY) {
@@ -169,7 +173,7 @@ final class Dispatcher {
 			if (event.type() != EventType.ERROR) {
 				if (this.document.document() == null) {
 					// The document is unknown until the next snapshot: nothing to send.
-					this.state = this.state.gaveUp(id);
+					this.state = this.state.gaveUp(after.toString());
 					return Mono.empty();
 				}
 				type = EventType.SNAPSHOT.value();
@@ -185,10 +189,13 @@ final class Dispatcher {
 			body = this.feed.envelope(event, type, id,
 					() -> Delivery.envelope(sharedType, this.topic.id(), id, event.publishedAt(), event.data()));
 		}
-		return deliver(new Delivery(messageId(id), type, event.publishedAt(), body), id);
+		return deliver(new Delivery(messageId(id), type, event.publishedAt(), body), after.toString());
 	}
 
-	/** The same on every attempt and after a restart; a replay delivers under new ids. */
+	/**
+	 * The same on every attempt and after a restart; a replay delivers under new ids, and
+	 * a topic created again under its new incarnation (part of the cursor).
+	 */
 	private String messageId(String cursor) {
 		return "msg_" + this.topic.id() + "_" + cursor
 				+ ((this.webhook.epoch() > 0) ? "_r" + this.webhook.epoch() : "");

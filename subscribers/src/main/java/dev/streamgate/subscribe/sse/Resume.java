@@ -1,0 +1,25 @@
+package dev.streamgate.subscribe.sse;
+
+import dev.streamgate.core.event.Cursor;
+
+/**
+ * Where a stream starts, from what the client sent.
+ *
+ * @param cursor the position to resume after, {@code null} for none
+ * @param earliest whether to replay every retained event
+ * @param unknown whether the client sent a cursor that is no position of this topic (one
+ * of a topic of the same id, deleted since)
+ */
+record Resume(Cursor cursor, boolean earliest, boolean unknown) {
+
+	static final Resume LIVE = new Resume(null, false, false);
+
+	static final Resume EARLIEST = new Resume(null, true, false);
+
+	static final Resume UNKNOWN = new Resume(null, false, true);
+
+	static Resume after(Cursor cursor) {
+		return new Resume(cursor, false, false);
+	}
+
+}
