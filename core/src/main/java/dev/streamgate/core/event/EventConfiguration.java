@@ -1,5 +1,7 @@
 package dev.streamgate.core.event;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -10,7 +12,7 @@ import dev.streamgate.core.topic.TopicStore;
  * Wires publishing, which every role that writes events shares.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(EventProperties.class)
+@EnableConfigurationProperties({ EventProperties.class, MemoryProperties.class })
 public class EventConfiguration {
 
 	@Bean
@@ -22,6 +24,20 @@ public class EventConfiguration {
 			.filter(TopicStore.TopicChange::isDeletion)
 			.subscribe((change) -> publisher.forget(change.id()));
 		return publisher;
+	}
+
+	@Bean
+	MemoryBudget recentEventsBudget(MemoryProperties properties, MeterRegistry meters) {
+		MemoryBudget budget = new MemoryBudget(properties.recentEventsBytes());
+		Gauge.builder("streamgate.memory.recent.events", budget, MemoryBudget::used)
+			.description("Bytes of recent events kept in memory for resumes, all topics together")
+			.baseUnit("bytes")
+			.register(meters);
+		Gauge.builder("streamgate.memory.recent.events.max", budget, MemoryBudget::max)
+			.description("The budget of recent events (streamgate.memory.recent-events)")
+			.baseUnit("bytes")
+			.register(meters);
+		return budget;
 	}
 
 }

@@ -8,6 +8,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.event.EventTail;
+import dev.streamgate.core.event.MemoryBudget;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
 import dev.streamgate.core.topic.TopicStore;
@@ -22,8 +23,8 @@ public class SseConfiguration {
 
 	@Bean
 	TopicHubs topicHubs(EventLog eventLog, EventTail eventTail, EventPublisher eventPublisher, TopicStore topicStore,
-			SseProperties properties, MeterRegistry meters) {
-		return new TopicHubs(eventLog, eventTail, eventPublisher, topicStore, properties, meters);
+			SseProperties properties, MemoryBudget recentEventsBudget, MeterRegistry meters) {
+		return new TopicHubs(eventLog, eventTail, eventPublisher, topicStore, properties, recentEventsBudget, meters);
 	}
 
 }

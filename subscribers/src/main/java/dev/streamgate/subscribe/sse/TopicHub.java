@@ -1,7 +1,6 @@
 package dev.streamgate.subscribe.sse;
 
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,6 +22,8 @@ import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.event.EventTail;
 import dev.streamgate.core.event.EventType;
+import dev.streamgate.core.event.MemoryBudget;
+import dev.streamgate.core.event.RecentEvents;
 import dev.streamgate.core.event.SnapshotDocument;
 import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.problem.ProblemType;
@@ -61,15 +62,15 @@ final class TopicHub implements EventTail.Listener {
 
 	private final List<SseClient> clients = new CopyOnWriteArrayList<>();
 
-	private final ArrayDeque<Recent> recent = new ArrayDeque<>();
+	private final MemoryBudget budget;
+
+	private RecentEvents<Recent> recent;
 
 	private final List<Event> early = new ArrayList<>();
 
 	private final Sinks.One<Boolean> ready = Sinks.one();
 
 	private Cursor position;
-
-	private Cursor recentStart;
 
 	private SnapshotDocument document;
 
@@ -83,7 +84,7 @@ final class TopicHub implements EventTail.Listener {
 
 	private volatile boolean failed;
 
-	TopicHub(Topic topic, EventLog log, EventPublisher documents, SseProperties properties,
+	TopicHub(Topic topic, EventLog log, EventPublisher documents, SseProperties properties, MemoryBudget budget,
 			Consumer<SseClient> onSlowClient) {
 		this.topic = topic;
 		this.cursors = CursorFormat.of(topic);
@@ -91,6 +92,7 @@ final class TopicHub implements EventTail.Listener {
 		this.documents = documents;
 		this.properties = properties;
 		this.onSlowClient = onSlowClient;
+		this.budget = budget;
 	}
 
 	Topic topic() {
@@ -124,7 +126,8 @@ final class TopicHub implements EventTail.Listener {
 	@Override
 	public synchronized void onStart(Cursor start) {
 		this.position = start;
-		this.recentStart = start;
+		this.recent = new RecentEvents<>(this.properties.recentEvents(), this.properties.recentBytes().toBytes(),
+				this.budget, start);
 		if (this.topic.payloadType() == PayloadType.EVENT) {
 			this.ready.tryEmitValue(true);
 			return;
@@ -171,7 +174,8 @@ final class TopicHub implements EventTail.Listener {
 						publishedAt);
 			}
 		}
-		remember(new Recent(event, frame, this.position));
+		this.recent.add(new Recent(event, frame, this.position), event.data().length + frame.bytes().length,
+				this.position);
 		Cursor after = this.position;
 		Frame forSnapshotOnly = snapshotOnly;
 		fanOut((client) -> {
@@ -203,18 +207,6 @@ final class TopicHub implements EventTail.Listener {
 
 	private boolean hasSnapshotOnlyClients() {
 		return this.clients.stream().anyMatch((client) -> client.mode() == SubscriptionMode.SNAPSHOT_ONLY);
-	}
-
-	private void remember(Recent event) {
-		if (this.properties.recentEvents() == 0) {
-			this.recentStart = this.position;
-			return;
-		}
-		this.recent.addLast(event);
-		while (this.recent.size() > this.properties.recentEvents()) {
-			Recent dropped = this.recent.removeFirst();
-			this.recentStart = dropped.after();
-		}
 	}
 
 	private void slow(SseClient client) {
@@ -282,10 +274,10 @@ final class TopicHub implements EventTail.Listener {
 			return client.stream((snapshot != null) ? Flux.just(snapshot) : Flux.empty())
 				.doFinally((s) -> remove(client));
 		}
-		if (cursor.reaches(this.recentStart)) {
+		if (cursor.reaches(this.recent.start())) {
 			SseClient client = new SseClient(mode, this.properties.clientQueue(), cursor, executor);
 			List<Frame> replay = new ArrayList<>();
-			for (Recent recentEvent : this.recent) {
+			for (Recent recentEvent : this.recent.items()) {
 				Event event = recentEvent.event();
 				Frame adapted = client.adapt(event, recentEvent.frame(), recentEvent.after(),
 						(clientCursor) -> Frame.of(this.cursors.format(clientCursor), event.type(), event.data(),
@@ -385,6 +377,9 @@ final class TopicHub implements EventTail.Listener {
 	 */
 	synchronized void end(Frame last) {
 		this.ended = true;
+		if (this.recent != null) {
+			this.recent.clear();
+		}
 		List<SseClient> ending = new ArrayList<>(this.clients);
 		this.clients.clear();
 		fanOut(ending, (client) -> {

@@ -16,6 +16,7 @@ import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.event.EventTail;
 import dev.streamgate.core.event.EventType;
+import dev.streamgate.core.event.MemoryBudget;
 import dev.streamgate.core.topic.SubscriberCounts;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicStore;
@@ -52,8 +53,11 @@ final class TopicHubs implements SmartLifecycle, SubscriberCounts {
 
 	private volatile boolean running;
 
+	private final MemoryBudget budget;
+
 	TopicHubs(EventLog log, EventTail tail, EventPublisher documents, TopicStore topics, SseProperties properties,
-			MeterRegistry meters) {
+			MemoryBudget budget, MeterRegistry meters) {
+		this.budget = budget;
 		this.log = log;
 		this.tail = tail;
 		this.documents = documents;
@@ -82,7 +86,7 @@ final class TopicHubs implements SmartLifecycle, SubscriberCounts {
 			endTopic(topic.id(), false);
 		}
 		return this.hubs.computeIfAbsent(topic.id(), (id) -> {
-			TopicHub hub = new TopicHub(topic, this.log, this.documents, this.properties,
+			TopicHub hub = new TopicHub(topic, this.log, this.documents, this.properties, this.budget,
 					(client) -> this.slowDisconnects.increment());
 			Gauge.builder("streamgate.sse.clients", hub, TopicHub::clientCount)
 				.description("Open SSE streams")

@@ -1,7 +1,6 @@
 package dev.streamgate.subscribe.webhook;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,6 +15,8 @@ import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventTail;
+import dev.streamgate.core.event.MemoryBudget;
+import dev.streamgate.core.event.RecentEvents;
 import dev.streamgate.core.topic.Topic;
 
 /**
@@ -28,9 +29,6 @@ final class TopicFeed implements EventTail.Listener {
 
 	private static final Log logger = LogFactory.getLog(TopicFeed.class);
 
-	/** Events kept in memory. */
-	static final int RECENT = 1024;
-
 	/** A waiting reader looks again this often even when woken by nothing. */
 	private static final Duration RECHECK = Duration.ofSeconds(10);
 
@@ -38,7 +36,13 @@ final class TopicFeed implements EventTail.Listener {
 
 	private final EventLog log;
 
-	private final ArrayDeque<Event> recent = new ArrayDeque<>();
+	private final int recentCount;
+
+	private final long recentBytes;
+
+	private final MemoryBudget budget;
+
+	private RecentEvents<Event> recent;
 
 	private final List<MonoSink<Void>> waiting = new ArrayList<>();
 
@@ -51,13 +55,14 @@ final class TopicFeed implements EventTail.Listener {
 
 	private Cursor position;
 
-	private Cursor recentStart;
-
 	int users;
 
-	TopicFeed(Topic topic, EventLog log) {
+	TopicFeed(Topic topic, EventLog log, int recentCount, long recentBytes, MemoryBudget budget) {
 		this.topic = topic;
 		this.log = log;
+		this.recentCount = recentCount;
+		this.recentBytes = recentBytes;
+		this.budget = budget;
 	}
 
 	Topic topic() {
@@ -71,7 +76,7 @@ final class TopicFeed implements EventTail.Listener {
 	@Override
 	public synchronized void onStart(Cursor start) {
 		this.position = start;
-		this.recentStart = start;
+		this.recent = new RecentEvents<>(this.recentCount, this.recentBytes, this.budget, start);
 		this.ready.tryEmitValue(true);
 	}
 
@@ -80,11 +85,7 @@ final class TopicFeed implements EventTail.Listener {
 		List<MonoSink<Void>> woken;
 		synchronized (this) {
 			this.position = this.position.after(event.partition(), event.offset());
-			this.recent.addLast(event);
-			while (this.recent.size() > RECENT) {
-				Event dropped = this.recent.removeFirst();
-				this.recentStart = this.recentStart.after(dropped.partition(), dropped.offset());
-			}
+			this.recent.add(event, event.data().length, this.position);
 			woken = new ArrayList<>(this.waiting);
 			this.waiting.clear();
 		}
@@ -105,9 +106,9 @@ final class TopicFeed implements EventTail.Listener {
 				if (after.reaches(this.position)) {
 					return waitForMore().thenReturn(List.<Event>of());
 				}
-				if (after.reaches(this.recentStart)) {
+				if (after.reaches(this.recent.start())) {
 					List<Event> events = new ArrayList<>(Math.min(max, this.recent.size()));
-					for (Event event : this.recent) {
+					for (Event event : this.recent.items()) {
 						if (after.isBefore(event.partition(), event.offset())) {
 							events.add(event);
 							if (events.size() == max) {
@@ -160,6 +161,11 @@ final class TopicFeed implements EventTail.Listener {
 	}
 
 	void close() {
+		synchronized (this) {
+			if (this.recent != null) {
+				this.recent.clear();
+			}
+		}
 		try {
 			if (this.following != null) {
 				this.following.close();

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventTail;
+import dev.streamgate.core.event.MemoryBudget;
 import dev.streamgate.core.topic.Topic;
 
 /**
@@ -19,16 +20,23 @@ final class TopicFeeds {
 
 	private final Map<String, TopicFeed> feeds = new HashMap<>();
 
-	TopicFeeds(EventLog log, EventTail tail) {
+	private final WebhookProperties properties;
+
+	private final MemoryBudget budget;
+
+	TopicFeeds(EventLog log, EventTail tail, WebhookProperties properties, MemoryBudget budget) {
 		this.log = log;
 		this.tail = tail;
+		this.properties = properties;
+		this.budget = budget;
 	}
 
 	synchronized TopicFeed acquire(Topic topic) {
 		String key = key(topic);
 		TopicFeed feed = this.feeds.get(key);
 		if (feed == null) {
-			feed = new TopicFeed(topic, this.log);
+			feed = new TopicFeed(topic, this.log, this.properties.recentEvents(),
+					this.properties.recentBytes().toBytes(), this.budget);
 			feed.start(this.tail);
 			this.feeds.put(key, feed);
 		}

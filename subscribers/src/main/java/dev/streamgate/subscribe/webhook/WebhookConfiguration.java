@@ -12,6 +12,7 @@ import dev.streamgate.core.egress.EgressGuard;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.event.EventTail;
+import dev.streamgate.core.event.MemoryBudget;
 import dev.streamgate.core.lease.Leases;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
@@ -39,10 +40,12 @@ public class WebhookConfiguration {
 	@ConditionalOnRole(Role.WEBHOOK)
 	Dispatchers webhookDispatchers(TopicStore topicStore, WebhookStore webhookStore, DeliveryStates deliveryStates,
 			AttemptLog attemptLog, Leases leases, EventLog eventLog, EventTail eventTail, EventPublisher eventPublisher,
-			WebhookSender webhookSender, WebhookProperties properties, MeterRegistry meters) {
+			WebhookSender webhookSender, WebhookProperties properties, MemoryBudget recentEventsBudget,
+			MeterRegistry meters) {
 		Dispatcher.Services services = new Dispatcher.Services(webhookSender, eventPublisher, deliveryStates,
 				webhookStore, attemptLog, properties, new WebhookMetrics(meters, webhookStore), Clock.systemUTC());
-		return new Dispatchers(topicStore, leases, new TopicFeeds(eventLog, eventTail), services);
+		return new Dispatchers(topicStore, leases, new TopicFeeds(eventLog, eventTail, properties, recentEventsBudget),
+				services);
 	}
 
 }
