@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Map;
+import java.util.List;
 import java.util.Objects;
 
 import javax.crypto.SecretKey;
@@ -28,13 +29,13 @@ import org.springframework.security.authorization.ReactiveAuthorizationManager;
 import org.springframework.security.config.web.server.SecurityWebFiltersOrder;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
 import org.springframework.security.core.Authentication;
-import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
 import org.springframework.security.oauth2.core.OAuth2AuthenticationException;
 import org.springframework.security.oauth2.jose.jws.MacAlgorithm;
 import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtClaimNames;
 import org.springframework.security.oauth2.jwt.JwtClaimValidator;
+import org.springframework.security.oauth2.jwt.JwtTimestampValidator;
 import org.springframework.security.oauth2.jwt.JwtValidators;
 import org.springframework.security.oauth2.jwt.NimbusReactiveJwtDecoder;
 import org.springframework.security.oauth2.jwt.ReactiveJwtDecoder;
@@ -86,8 +87,10 @@ public class SecurityConfiguration {
 				.build();
 		}
 		// API.md: tokens carry exp.
-		decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefault(),
-				new JwtClaimValidator<>(JwtClaimNames.EXP, Objects::nonNull)));
+		// Spring's default skew is 60 s: a token would outlive its exp by a minute.
+		decoder.setJwtValidator(
+				JwtValidators.createDefaultWithValidators(List.of(new JwtTimestampValidator(jwt.clockSkew()),
+						new JwtClaimValidator<>(JwtClaimNames.EXP, Objects::nonNull))));
 		return decoder;
 	}
 

@@ -24,8 +24,10 @@ public record SecurityProperties(@DefaultValue("true") boolean enabled, @Default
 	 *
 	 * @param secret the HMAC key, at least 32 bytes
 	 * @param jwkSetUri the JWKS to verify tokens against
+	 * @param clockSkew how long after its {@code exp} (and before its {@code nbf}) a
+	 * token is still accepted, for clocks that differ a little
 	 */
-	public record Jwt(String secret, URI jwkSetUri) {
+	public record Jwt(String secret, URI jwkSetUri, @DefaultValue("5s") Duration clockSkew) {
 	}
 
 }

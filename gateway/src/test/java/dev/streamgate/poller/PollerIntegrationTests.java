@@ -17,7 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.web.reactive.function.client.WebClient;
+import io.netty.handler.codec.http.HttpHeaders;
 import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
 
 import dev.streamgate.bench.source.MockSourceApi;
 import dev.streamgate.support.GatewayKafka;
@@ -138,6 +142,58 @@ class PollerIntegrationTests {
 		assertThat(events.stream().filter((event) -> "error".equals(event.event()))).hasSize(faults.size());
 		String retried = events.stream().filter((event) -> "error".equals(event.event())).findFirst().get().data();
 		assertThat(retried).contains("\"sourceStatus\":503").contains("\"attempts\":2");
+	}
+
+	@Test
+	void aRedirectToARefusedAddressLeaksNoSocket() throws Exception {
+		// Issue 22: each poll redirected to a refused address leaked one socket (fds
+		// 820 -> 850 in 30 s) and logged an onErrorDropped ERROR.
+		createTopic("{\"id\":\"leaky\",\"payloadType\":\"snapshot\",\"publisher\":{\"type\":\"http-poller\",\"url\":\""
+				+ source.url("leaky") + "\",\"pollingPeriod\":\"PT0.5S\",\"retry\":{\"maxAttempts\":1}}}");
+		injectFault("leaky", "redirect-to:http://10.255.255.1/documents/elsewhere");
+		await().atMost(WAIT)
+			.until(() -> metric("streamgate_poller_polls_total", "outcome=\"failed\"", "topic=\"leaky\"") >= 2);
+		long before = openFiles();
+		double polls = metric("streamgate_poller_polls_total", "outcome=\"failed\"", "topic=\"leaky\"");
+		await().atMost(WAIT)
+			.until(() -> metric("streamgate_poller_polls_total", "outcome=\"failed\"", "topic=\"leaky\"") >= polls
+					+ 20);
+		assertThat(openFiles() - before).as("file descriptors opened by 20 refused redirects").isLessThan(5);
+		gateway.client().delete().uri("/api/v1/topics/leaky").exchange().expectStatus().isNoContent();
+	}
+
+	@Test
+	void configuredHeadersStayWithTheSourcesOrigin() {
+		// Issue 22: a redirect to another host received X-Api-Key.
+		List<HttpHeaders> seen = new CopyOnWriteArrayList<>();
+		DisposableServer other = HttpServer.create().host("127.0.0.1").port(0).handle((request, response) -> {
+			seen.add(request.requestHeaders().copy());
+			return response.header("Content-Type", "application/json").sendString(Mono.just("{\"moved\":true}"));
+		}).bindNow();
+		try {
+			createTopic(
+					"{\"id\":\"moved\",\"payloadType\":\"snapshot\",\"publisher\":{\"type\":\"http-poller\",\"url\":\""
+							+ source.url("moved") + "\",\"pollingPeriod\":\"PT0.5S\","
+							+ "\"headers\":{\"X-Api-Key\":\"k-123\",\"Authorization\":\"Bearer t-456\"}}}");
+			injectFault("moved", "redirect-to:http://127.0.0.1:" + other.port() + "/elsewhere");
+			await().atMost(WAIT).until(() -> seen.size() >= 2);
+			assertThat(seen).allSatisfy((headers) -> {
+				assertThat(headers.contains("X-Api-Key")).isFalse();
+				assertThat(headers.contains("Authorization")).isFalse();
+				assertThat(headers.get("User-Agent")).startsWith("streamgate-poller/1");
+			});
+			gateway.client().delete().uri("/api/v1/topics/moved").exchange().expectStatus().isNoContent();
+		}
+		finally {
+			other.disposeNow();
+		}
+	}
+
+	private static long openFiles() throws java.io.IOException {
+		try (java.util.stream.Stream<java.nio.file.Path> fds = java.nio.file.Files
+			.list(java.nio.file.Path.of("/proc/self/fd"))) {
+			return fds.count();
+		}
 	}
 
 	@Test

@@ -282,6 +282,14 @@ class SecurityIntegrationTests {
 	}
 
 	@Test
+	void aTokenIsRefusedOnceItsExpiryAndTheSmallClockSkewHavePassed() {
+		// Issue 22: Spring's default 60 s skew accepted expired tokens for a minute.
+		String expired = token(ADMIN, Instant.now().minusSeconds(10), SECRET);
+		assertThat(listTopics(expired)).isEqualTo(401);
+		assertThat(listTopics(token(ADMIN, Instant.now().plusSeconds(30), SECRET))).isEqualTo(200);
+	}
+
+	@Test
 	void streamsAbortedDuringTheTokenCheckAreNotCountedForever() throws Exception {
 		// Issue 22: a connection closed while its token was being checked left its stream
 		// counted for ever, so 3 aborted requests locked the address out with 429.

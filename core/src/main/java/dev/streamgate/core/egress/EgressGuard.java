@@ -11,12 +11,16 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 import io.netty.handler.ipfilter.IpFilterRuleType;
+import io.netty.resolver.AddressResolverGroup;
 import io.netty.handler.ipfilter.IpSubnetFilterRule;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
+import reactor.netty.http.HttpResources;
 import reactor.netty.http.client.HttpClient;
+import reactor.netty.transport.NameResolverProvider;
 
 /**
  * Refuses outgoing connections to addresses inside the operator's network (server-side
@@ -31,7 +35,20 @@ public class EgressGuard {
 			"127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.168.0.0/16", "198.18.0.0/15",
 			"224.0.0.0/4", "240.0.0.0/4", "::/128", "::1/128", "fc00::/7", "fe80::/10", "ff00::/8"));
 
+	/**
+	 * A host whose last label is a number is an IPv4 address in some notation (the URL
+	 * standard's rule): 0x7f000001, 0177.0.0.1 and 2130706433 are all 127.0.0.1 to some
+	 * resolvers.
+	 */
+	private static final Pattern NUMERIC_HOST = Pattern.compile("(?i)^(.*\\.)?(0x[0-9a-f]*|\\d+)\\.?$");
+
+	private static final Pattern DOTTED_QUAD = Pattern
+		.compile("^(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}$");
+
 	private final List<IpSubnetFilterRule> allowed;
+
+	/** Reactor Netty's non-blocking DNS resolver, the one its clients use by default. */
+	private AddressResolverGroup<?> dnsResolver;
 
 	public EgressGuard(EgressProperties properties) {
 		this.allowed = rules(properties.allowedCidrs());
@@ -58,29 +75,47 @@ public class EgressGuard {
 	/**
 	 * Applies the guard to every connection an HTTP client makes, redirects included:
 	 * resolved addresses that may not be reached are dropped, and a host left with none
-	 * fails with {@link EgressRefusedException} before any byte is sent.
+	 * fails to resolve with {@link EgressRefusedException} before any byte is sent. It is
+	 * a resolution failure, not a failed connection, so the channel opened for it is
+	 * closed (a refusal thrown after resolution leaked one socket per attempt).
 	 * @param client the client
 	 * @return the guarded client
 	 */
 	public HttpClient guard(HttpClient client) {
-		return client.resolvedAddressesSelector((config, resolved) -> {
-			List<SocketAddress> permitted = new ArrayList<>(resolved.size());
-			String reason = null;
-			for (SocketAddress address : resolved) {
-				Optional<String> refusal = (address instanceof InetSocketAddress inet && inet.getAddress() != null)
-						? refusal(inet.getAddress()) : Optional.empty();
-				if (refusal.isEmpty()) {
-					permitted.add(address);
-				}
-				else {
-					reason = refusal.get();
-				}
+		AddressResolverGroup<?> configured = client.configuration().resolver();
+		return client.resolver(new EgressResolverGroup((configured != null) ? configured : dnsResolver(), this));
+	}
+
+	private synchronized AddressResolverGroup<?> dnsResolver() {
+		if (this.dnsResolver == null) {
+			this.dnsResolver = NameResolverProvider.builder().build().newNameResolverGroup(HttpResources.get(), true);
+		}
+		return this.dnsResolver;
+	}
+
+	/**
+	 * The addresses of a resolved host that may be reached.
+	 * @param resolved what the host resolved to
+	 * @return the addresses that may be reached
+	 * @throws EgressRefusedException when none may
+	 */
+	<T extends SocketAddress> List<T> permitted(List<T> resolved) {
+		List<T> permitted = new ArrayList<>(resolved.size());
+		String reason = null;
+		for (T address : resolved) {
+			Optional<String> refusal = (address instanceof InetSocketAddress inet && inet.getAddress() != null)
+					? refusal(inet.getAddress()) : Optional.empty();
+			if (refusal.isEmpty()) {
+				permitted.add(address);
 			}
-			if (permitted.isEmpty() && reason != null) {
-				throw new EgressRefusedException(reason);
+			else {
+				reason = refusal.get();
 			}
-			return permitted;
-		});
+		}
+		if (permitted.isEmpty() && reason != null) {
+			throw new EgressRefusedException(reason);
+		}
+		return permitted;
 	}
 
 	/**
@@ -94,6 +129,9 @@ public class EgressGuard {
 		if (host == null) {
 			return Mono.just(Optional.of("the URL has no host"));
 		}
+		if (NUMERIC_HOST.matcher(host).matches() && !DOTTED_QUAD.matcher(host).matches()) {
+			return Mono.just(Optional.of(host + " is a numeric host in another form than a.b.c.d; write the address"));
+		}
 		return Mono.fromCallable(() -> resolve(host))
 			.subscribeOn(Schedulers.boundedElastic())
 			.map((addresses) -> Arrays.stream(addresses)
@@ -104,8 +142,19 @@ public class EgressGuard {
 	}
 
 	private static InetAddress[] resolve(String host) {
+		String name = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+		// A zone (fe80::1%25lo) names an interface, not another address.
+		int zone = name.indexOf('%');
+		if (zone >= 0) {
+			name = name.substring(0, zone);
+		}
+		// LOCALHOST. is localhost: the root dot and the case do not change the host.
+		name = name.toLowerCase(java.util.Locale.ROOT);
+		if (name.endsWith(".")) {
+			name = name.substring(0, name.length() - 1);
+		}
 		try {
-			return InetAddress.getAllByName(host.startsWith("[") ? host.substring(1, host.length() - 1) : host);
+			return InetAddress.getAllByName(name);
 		}
 		catch (UnknownHostException ex) {
 			return new InetAddress[0];
@@ -113,26 +162,47 @@ public class EgressGuard {
 	}
 
 	/**
-	 * An IPv4 address written as IPv6 (::ffff:a.b.c.d) is checked as the IPv4 address it
-	 * is.
+	 * An IPv4 address carried in an IPv6 one is checked as the IPv4 address it is:
+	 * IPv4-mapped ({@code ::ffff:a.b.c.d}), IPv4-compatible ({@code ::a.b.c.d}), NAT64
+	 * ({@code 64:ff9b::/96}) and 6to4 ({@code 2002:AABB:CCDD::/48}).
 	 */
 	private static InetAddress unmapped(InetAddress address) {
-		if (address instanceof Inet6Address) {
-			byte[] bytes = address.getAddress();
-			boolean mapped = true;
-			for (int i = 0; i < 10; i++) {
-				mapped &= bytes[i] == 0;
-			}
-			if (mapped && bytes[10] == (byte) 0xff && bytes[11] == (byte) 0xff) {
-				try {
-					return Inet4Address.getByAddress(Arrays.copyOfRange(bytes, 12, 16));
-				}
-				catch (UnknownHostException ex) {
-					return address;
-				}
+		if (!(address instanceof Inet6Address)) {
+			return address;
+		}
+		byte[] bytes = address.getAddress();
+		byte[] ipv4 = null;
+		if (zeros(bytes, 0, 10) && bytes[10] == (byte) 0xff && bytes[11] == (byte) 0xff) {
+			ipv4 = Arrays.copyOfRange(bytes, 12, 16);
+		}
+		else if (zeros(bytes, 0, 12) && !zeros(bytes, 12, 15)) {
+			ipv4 = Arrays.copyOfRange(bytes, 12, 16);
+		}
+		else if (bytes[0] == 0x00 && bytes[1] == 0x64 && bytes[2] == (byte) 0xff && bytes[3] == (byte) 0x9b
+				&& zeros(bytes, 4, 12)) {
+			ipv4 = Arrays.copyOfRange(bytes, 12, 16);
+		}
+		else if (bytes[0] == 0x20 && bytes[1] == 0x02) {
+			ipv4 = Arrays.copyOfRange(bytes, 2, 6);
+		}
+		if (ipv4 == null) {
+			return address;
+		}
+		try {
+			return Inet4Address.getByAddress(ipv4);
+		}
+		catch (UnknownHostException ex) {
+			return address;
+		}
+	}
+
+	private static boolean zeros(byte[] bytes, int from, int to) {
+		for (int i = from; i < to; i++) {
+			if (bytes[i] != 0) {
+				return false;
 			}
 		}
-		return address;
+		return true;
 	}
 
 	private static List<IpSubnetFilterRule> rules(List<String> cidrs) {

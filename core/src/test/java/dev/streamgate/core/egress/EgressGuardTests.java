@@ -53,6 +53,21 @@ class EgressGuardTests {
 		assertThat(this.guard.check(URI.create("https://8.8.8.8/")).block(Duration.ofSeconds(5))).isEmpty();
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "http://LOCALHOST.:8080/", "http://[::127.0.0.1]:8080/", "http://[fe80::1%25lo]:8080/",
+			"http://0x7f000001:8080/", "http://0177.0.0.1:8080/", "http://2130706433:8080/", "http://127.1:8080/",
+			"http://[64:ff9b::7f00:1]:8080/", "http://[2002:7f00:1::]:8080/", "http://[::ffff:7f00:1]:8080/" })
+	void internalAddressesInDisguiseAreRefusedAtRegistration(String url) {
+		// Issue 22: each of these got 201 (and was refused only at connect time).
+		assertThat(this.guard.check(URI.create(url)).block(Duration.ofSeconds(5))).as(url).isPresent();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "2606:4700::1111", "64:ff9b::808:808", "2002:808:808::" })
+	void ipv6AddressesCarryingAPublicIpv4Pass(String address) throws Exception {
+		assertThat(this.guard.refusal(InetAddress.getByName(address))).isEmpty();
+	}
+
 	@Test
 	void guardedClientsRefuseInternalAddressesAtConnectTimeRedirectsIncluded() {
 		DisposableServer server = HttpServer.create()

@@ -2,6 +2,7 @@ package dev.streamgate.publish.poller;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,6 +17,7 @@ import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.netty.handler.timeout.ReadTimeoutException;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
+import reactor.netty.http.client.HttpClientResponse;
 import reactor.netty.resources.ConnectionProvider;
 import reactor.util.retry.Retry;
 
@@ -44,13 +46,14 @@ final class SourceClient {
 			.maxConnections(properties.maxConnections())
 			.maxIdleTime(java.time.Duration.ofSeconds(30))
 			.build();
-		int maxRedirects = properties.maxRedirects();
 		// Every connection, redirects included, is checked by the egress guard after DNS.
+		// Redirects are followed here rather than by Reactor Netty: each answer's body is
+		// drained so that its connection goes back to the pool whatever the next hop does
+		// (a hop the guard refuses leaked one socket per poll), and configured headers
+		// stay with the source's origin.
 		this.http = guard.guard(HttpClient.create(pool)
 			.compress(true)
-			.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) properties.connectTimeout().toMillis())
-			.followRedirect((request, response) -> isRedirect(response.status().code())
-					&& request.redirectedFrom().length < maxRedirects));
+			.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) properties.connectTimeout().toMillis()));
 	}
 
 	/**
@@ -80,27 +83,34 @@ final class SourceClient {
 	}
 
 	private Mono<Fetch> once(Publisher publisher, Validators validators) {
+		URI source = publisher.url();
+		return request(publisher, validators, source, source, 0);
+	}
+
+	/** One request, and the next one while the answer is a redirect. */
+	private Mono<Fetch> request(Publisher publisher, Validators validators, URI source, URI url, int redirects) {
 		long maxBody = this.properties.maxBody().toBytes();
+		boolean sameOrigin = sameOrigin(source, url);
 		return this.http.headers((headers) -> {
 			headers.set(HttpHeaderNames.USER_AGENT, this.userAgent);
 			headers.set(HttpHeaderNames.ACCEPT, "application/json");
-			publisher.headers().forEach(headers::set);
-			validators.addTo(headers);
-		}).responseTimeout(publisher.timeout()).get().uri(publisher.url()).response((response, body) -> {
+			if (sameOrigin) {
+				// As browsers drop Authorization on a cross-origin redirect: every header
+				// the topic configures may carry a credential.
+				publisher.headers().forEach(headers::set);
+				validators.addTo(headers);
+			}
+		}).responseTimeout(publisher.timeout()).get().uri(url.toString()).response((response, body) -> {
 			int status = response.status().code();
-			if (status == 304 && validators.isPresent()) {
-				return body.then(Mono.just(Fetch.NOT_MODIFIED));
+			if (status == 304 && validators.isPresent() && sameOrigin) {
+				return body.then(Mono.just(Step.done(Fetch.NOT_MODIFIED)));
 			}
 			if (isRedirect(status)) {
-				return Mono
-					.error(new SourceFailure(SourceFailure.Kind.REDIRECTS,
-							"Still redirected (" + status + ") after " + response.redirectedFrom().length
-									+ " redirects; at most " + this.properties.maxRedirects() + " are followed",
-							status));
+				return body.then(Mono.fromCallable(() -> Step.redirect(next(url, response, redirects))));
 			}
 			if (status < 200 || status > 299) {
-				return Mono.error(new SourceFailure(SourceFailure.Kind.STATUS,
-						"The source answered " + status + " " + response.status().reasonPhrase(), status));
+				return body.then(Mono.error(new SourceFailure(SourceFailure.Kind.STATUS,
+						"The source answered " + status + " " + response.status().reasonPhrase(), status)));
 			}
 			long declared = response.responseHeaders().getInt(HttpHeaderNames.CONTENT_LENGTH, -1);
 			if (declared > maxBody) {
@@ -114,9 +124,57 @@ final class SourceClient {
 				}
 				collected.writeBytes(chunk);
 			})
-				.then(Mono
-					.fromSupplier(() -> new Fetch(collected.toByteArray(), validators(response.responseHeaders()))));
-		}).single();
+				.then(Mono.fromSupplier(
+						() -> Step.done(new Fetch(collected.toByteArray(), validators(response.responseHeaders())))));
+		})
+			.single()
+			.flatMap((step) -> (step.redirect() != null)
+					? request(publisher, validators, source, step.redirect(), redirects + 1) : Mono.just(step.fetch()));
+	}
+
+	/** Where a redirect leads, within the limit. */
+	private URI next(URI url, HttpClientResponse response, int redirects) {
+		int status = response.status().code();
+		if (redirects >= this.properties.maxRedirects()) {
+			throw new SourceFailure(SourceFailure.Kind.REDIRECTS, "Still redirected (" + status + ") after " + redirects
+					+ " redirects; at most " + this.properties.maxRedirects() + " are followed", status);
+		}
+		String location = response.responseHeaders().get(HttpHeaderNames.LOCATION);
+		URI next;
+		try {
+			next = (location != null) ? url.resolve(location.trim()) : null;
+		}
+		catch (IllegalArgumentException ex) {
+			next = null;
+		}
+		if (next == null || !("http".equalsIgnoreCase(next.getScheme()) || "https".equalsIgnoreCase(next.getScheme()))
+				|| next.getHost() == null) {
+			throw new SourceFailure(SourceFailure.Kind.REDIRECTS,
+					"The source redirected (" + status + ") to no http(s) URL: " + location, status);
+		}
+		return next;
+	}
+
+	private static boolean sameOrigin(URI a, URI b) {
+		return a.getScheme().equalsIgnoreCase(b.getScheme()) && a.getHost().equalsIgnoreCase(b.getHost())
+				&& port(a) == port(b);
+	}
+
+	private static int port(URI uri) {
+		return (uri.getPort() != -1) ? uri.getPort() : ("https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80);
+	}
+
+	/** An answer: the fetch, or where to go next. */
+	private record Step(Fetch fetch, URI redirect) {
+
+		static Step done(Fetch fetch) {
+			return new Step(fetch, null);
+		}
+
+		static Step redirect(URI next) {
+			return new Step(null, next);
+		}
+
 	}
 
 	private static SourceFailure tooLarge(String size, long maxBody) {
