@@ -120,7 +120,7 @@ public class TopicAdmin {
 		ObjectNode base = TopicJson.toTree(current.topic());
 		TopicJson.READ_ONLY.forEach(base::remove);
 		Topic previous = current.topic();
-		Topic topic = TopicJson.fromRequest(MergePatch.apply(base, patch))
+		Topic topic = TopicJson.fromRequest(MergePatch.apply(base, TopicJson.withoutMaskedValues(patch)))
 			.withId(id)
 			.withDefaults()
 			.withTimestamps(previous.createdAt(), now());

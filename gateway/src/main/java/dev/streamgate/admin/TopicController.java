@@ -83,7 +83,7 @@ public class TopicController {
 		return this.admin.create(TopicJson.parseTree(required(body)))
 			.map((stored) -> ResponseEntity.created(URI.create("/api/v1/topics/" + stored.id()))
 				.eTag(stored.etag())
-				.body(TopicJson.toTree(stored.topic())));
+				.body(TopicJson.toResponse(stored.topic())));
 	}
 
 	@GetMapping
@@ -97,8 +97,9 @@ public class TopicController {
 		int pageNumber = parseParameter("page", page, 0, Integer.MAX_VALUE);
 		int pageSize = parseParameter("size", size, 1, MAX_PAGE_SIZE);
 		TopicAdmin.TopicPage result = this.admin.list(pageNumber, pageSize);
-		return new TopicPageDocument(result.items().stream().map((stored) -> TopicJson.toTree(stored.topic())).toList(),
-				result.page(), result.size(), result.total());
+		return new TopicPageDocument(
+				result.items().stream().map((stored) -> TopicJson.toResponse(stored.topic())).toList(), result.page(),
+				result.size(), result.total());
 	}
 
 	@GetMapping("/{id}")
@@ -108,7 +109,7 @@ public class TopicController {
 	@ProblemResponses({ 400, 404, 503 })
 	public ResponseEntity<ObjectNode> get(@PathVariable String id) {
 		StoredTopic stored = this.admin.find(id);
-		return ResponseEntity.ok().eTag(stored.etag()).body(TopicJson.toTree(stored.topic()));
+		return ResponseEntity.ok().eTag(stored.etag()).body(TopicJson.toResponse(stored.topic()));
 	}
 
 	@PatchMapping(path = "/{id}", consumes = { MERGE_PATCH_JSON, MediaType.APPLICATION_JSON_VALUE })
@@ -125,7 +126,7 @@ public class TopicController {
 		this.admin.find(id);
 		JsonNode patch = TopicJson.parseTree(required(body));
 		return this.admin.update(id, patch, ifMatch)
-			.map((stored) -> ResponseEntity.ok().eTag(stored.etag()).body(TopicJson.toTree(stored.topic())));
+			.map((stored) -> ResponseEntity.ok().eTag(stored.etag()).body(TopicJson.toResponse(stored.topic())));
 	}
 
 	@DeleteMapping("/{id}")

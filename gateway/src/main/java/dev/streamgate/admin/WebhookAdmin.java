@@ -32,6 +32,7 @@ import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
+import dev.streamgate.core.topic.TopicJson;
 import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.webhook.Attempt;
 import dev.streamgate.core.webhook.AttemptLog;
@@ -183,7 +184,8 @@ public class WebhookAdmin {
 		object(patch, PATCHABLE);
 		List<FieldError> errors = new ArrayList<>();
 		String url = patch.has("url") ? url(patch.get("url"), true, errors) : current.url();
-		Map<String, String> headers = patch.has("headers") ? headers(patch.get("headers"), errors) : current.headers();
+		Map<String, String> headers = patch.has("headers") ? keepMasked(headers(patch.get("headers"), errors), current)
+				: current.headers();
 		String description = patch.has("description") ? description(patch.get("description"), errors)
 				: current.description();
 		Webhook.Status status = patch.has("status") ? status(patch.get("status"), errors) : current.status();
@@ -377,6 +379,14 @@ public class WebhookAdmin {
 			errors.add(new FieldError("/mode", "must be one of the topic's modes " + topic.subscriptionModes()));
 		}
 		return mode;
+	}
+
+	/** Header values sent back masked, as a client read them, keep their stored value. */
+	private static Map<String, String> keepMasked(Map<String, String> headers, Webhook current) {
+		Map<String, String> kept = new LinkedHashMap<>(headers);
+		kept.replaceAll((name, value) -> TopicJson.MASK.equals(value) && current.headers().containsKey(name)
+				? current.headers().get(name) : value);
+		return kept;
 	}
 
 	private static Map<String, String> headers(JsonNode node, List<FieldError> errors) {

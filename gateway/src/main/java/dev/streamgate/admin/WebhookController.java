@@ -2,6 +2,7 @@ package dev.streamgate.admin;
 
 import java.net.URI;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -165,9 +166,12 @@ public class WebhookController {
 	private WebhookDocument document(Webhook webhook, String secret, DeliveryState state) {
 		Delivery delivery = (state != null) ? new Delivery(this.admin.cursor(webhook, state), state.failingSince(),
 				state.delivered(), state.failed()) : null;
-		return new WebhookDocument(webhook.id(), webhook.topicId(), webhook.url(), webhook.mode().value(),
-				webhook.headers(), webhook.description(), webhook.status().value(), webhook.disabledReason(), secret,
-				webhook.createdAt(), webhook.updatedAt(), delivery);
+		// Custom headers may carry credentials: write-only, like the secret.
+		Map<String, String> masked = new LinkedHashMap<>();
+		webhook.headers().keySet().forEach((name) -> masked.put(name, TopicJson.MASK));
+		return new WebhookDocument(webhook.id(), webhook.topicId(), webhook.url(), webhook.mode().value(), masked,
+				webhook.description(), webhook.status().value(), webhook.disabledReason(), secret, webhook.createdAt(),
+				webhook.updatedAt(), delivery);
 	}
 
 	private static byte[] required(byte[] body) {

@@ -11,15 +11,20 @@ import reactor.netty.http.server.logging.AccessLog;
 
 /**
  * An access log ({@code streamgate.access-log.enabled=true}, logger
- * {@code reactor.netty.http.server.AccessLog}) in which tokens never appear: the
- * {@code access_token} query parameter of streams is masked. Cookies and the
- * Authorization header are not logged at all.
+ * {@code reactor.netty.http.server.AccessLog}) in which tokens never appear: the values
+ * of query and matrix parameters whose names speak of a credential ({@code access_token},
+ * {@code token}, {@code api_key}, {@code secret}...) are masked, and so is anything
+ * shaped like a JWT wherever a client put it. Cookies and the Authorization header are
+ * not logged at all.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty("streamgate.access-log.enabled")
 public class AccessLogConfiguration {
 
-	private static final Pattern TOKEN = Pattern.compile("(?i)([?&]access_token=)[^&#]*");
+	private static final Pattern CREDENTIAL_PARAMETER = Pattern
+		.compile("(?i)([?&;][^=&;#/]*(token|key|secret|passw|auth|sig|jwt|credential|session)[^=&;#/]*=)[^&;#]*");
+
+	private static final Pattern JWT = Pattern.compile("eyJ[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]*");
 
 	@Bean
 	NettyServerCustomizer maskedAccessLog() {
@@ -34,7 +39,7 @@ public class AccessLogConfiguration {
 	}
 
 	static String mask(String uri) {
-		return TOKEN.matcher(uri).replaceAll("$1***");
+		return JWT.matcher(CREDENTIAL_PARAMETER.matcher(uri).replaceAll("$1***")).replaceAll("***");
 	}
 
 }

@@ -189,6 +189,49 @@ class PollerIntegrationTests {
 		}
 	}
 
+	@Test
+	void pollerHeadersAreWriteOnlyAndKeptWhenSentBackMasked() {
+		// Issue 22: GET and list returned the poller's Authorization header in clear.
+		List<HttpHeaders> seen = new CopyOnWriteArrayList<>();
+		DisposableServer api = HttpServer.create().host("127.0.0.1").port(0).handle((request, response) -> {
+			seen.add(request.requestHeaders().copy());
+			return response.header("Content-Type", "application/json").sendString(Mono.just("{\"v\":1}"));
+		}).bindNow();
+		try {
+			createTopic("{\"id\":\"guarded\",\"payloadType\":\"snapshot\",\"publisher\":{\"type\":\"http-poller\","
+					+ "\"url\":\"http://127.0.0.1:" + api.port() + "/doc\",\"pollingPeriod\":\"PT0.5S\","
+					+ "\"headers\":{\"X-Api-Key\":\"k-123\"}}}");
+			String read = gateway.client()
+				.get()
+				.uri("/api/v1/topics/guarded")
+				.exchange()
+				.expectBody(String.class)
+				.returnResult()
+				.getResponseBody();
+			assertThat(read).doesNotContain("k-123").contains("\"X-Api-Key\":\"******\"");
+			assertThat(gateway.client()
+				.get()
+				.uri("/api/v1/topics?size=100")
+				.exchange()
+				.expectBody(String.class)
+				.returnResult()
+				.getResponseBody()).doesNotContain("k-123");
+			// A client that sends back what it read keeps the stored value.
+			patchTopic("guarded",
+					"{\"name\":\"renamed\",\"publisher\":{\"type\":\"http-poller\",\"url\":\"http://127.0.0.1:"
+							+ api.port()
+							+ "/doc\",\"pollingPeriod\":\"PT0.5S\",\"headers\":{\"X-Api-Key\":\"******\"}}}");
+			int before = seen.size();
+			await().atMost(WAIT).until(() -> seen.size() >= before + 2);
+			assertThat(seen.subList(before, seen.size()))
+				.allSatisfy((headers) -> assertThat(headers.get("X-Api-Key")).isEqualTo("k-123"));
+			gateway.client().delete().uri("/api/v1/topics/guarded").exchange().expectStatus().isNoContent();
+		}
+		finally {
+			api.disposeNow();
+		}
+	}
+
 	private static long openFiles() throws java.io.IOException {
 		try (java.util.stream.Stream<java.nio.file.Path> fds = java.nio.file.Files
 			.list(java.nio.file.Path.of("/proc/self/fd"))) {

@@ -64,6 +64,9 @@ public final class TopicJson {
 		.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
 		.build();
 
+	/** What a write-only value reads as. */
+	public static final String MASK = "******";
+
 	private TopicJson() {
 	}
 
@@ -130,6 +133,42 @@ public final class TopicJson {
 	 */
 	public static ObjectNode toTree(Topic topic) {
 		return STRICT.valueToTree(topic);
+	}
+
+	/**
+	 * What a client reads of a topic: its tree with the values of the poller's headers
+	 * masked, since any of them may carry a credential (they are write-only, like webhook
+	 * secrets).
+	 * @param topic the topic
+	 * @return its tree, for a response
+	 */
+	public static ObjectNode toResponse(Topic topic) {
+		ObjectNode tree = toTree(topic);
+		if (tree.get("publisher") instanceof ObjectNode publisher
+				&& publisher.get("headers") instanceof ObjectNode headers) {
+			List.copyOf(headers.propertyNames()).forEach((name) -> headers.put(name, MASK));
+		}
+		return tree;
+	}
+
+	/**
+	 * A merge patch of a topic without the masked header values a client sent back as it
+	 * read them: those keep their stored value.
+	 * @param patch the merge patch
+	 * @return the patch to apply
+	 */
+	public static JsonNode withoutMaskedValues(JsonNode patch) {
+		if (patch.get("publisher") instanceof ObjectNode publisher
+				&& publisher.get("headers") instanceof ObjectNode headers) {
+			JsonNode copy = patch.deepCopy();
+			ObjectNode copiedHeaders = (ObjectNode) copy.get("publisher").get("headers");
+			headers.properties()
+				.stream()
+				.filter((entry) -> MASK.equals(entry.getValue().asString(null)))
+				.forEach((entry) -> copiedHeaders.remove(entry.getKey()));
+			return copy;
+		}
+		return patch;
 	}
 
 	/**
