@@ -89,7 +89,7 @@ public class TopicController {
 	@GetMapping
 	@Operation(summary = "List topics, ordered by id")
 	@ApiResponse(responseCode = "200", description = "A page of topics",
-			content = @Content(schema = @Schema(implementation = TopicPageDocument.class)))
+			content = @Content(schema = @Schema(implementation = TopicPageSchema.class)))
 	@ProblemResponses({ 400, 503 })
 	public TopicPageDocument list(
 			@Parameter(description = "page number, from 0") @RequestParam(defaultValue = "0") String page,
@@ -187,8 +187,20 @@ public class TopicController {
 	 * @param size the page size
 	 * @param total how many topics there are
 	 */
-	public record TopicPageDocument(@Schema(implementation = Topic.class) List<ObjectNode> items, int page, int size,
-			int total) {
+	public record TopicPageDocument(List<ObjectNode> items, int page, int size, int total) {
+	}
+
+	/**
+	 * What the OpenAPI document says of {@link TopicPageDocument}, whose items are topics
+	 * as responses render them (write-only fields masked).
+	 *
+	 * @param items the topics
+	 * @param page the page number
+	 * @param size the page size
+	 * @param total how many topics there are
+	 */
+	@Schema(name = "TopicPage")
+	record TopicPageSchema(List<Topic> items, int page, int size, int total) {
 	}
 
 	/**

@@ -5,7 +5,9 @@ import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Map;
 import java.util.List;
+import java.util.LinkedHashSet;
 import java.util.Objects;
+import java.util.Set;
 
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
@@ -70,6 +72,10 @@ public class SecurityConfiguration {
 	private static final String[] OPEN = { "/actuator/health", "/actuator/health/**", "/actuator/prometheus",
 			"/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**", "/webjars/**", "/console",
 			"/console/**", "/favicon.ico" };
+
+	/** The methods the API answers; the firewall refuses the others. */
+	private static final Set<HttpMethod> SERVED_METHODS = new LinkedHashSet<>(List.of(HttpMethod.GET, HttpMethod.HEAD,
+			HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE, HttpMethod.OPTIONS));
 
 	@Bean
 	ReactiveJwtDecoder jwtDecoder(SecurityProperties properties) {
@@ -139,8 +145,17 @@ public class SecurityConfiguration {
 	 */
 	@Bean
 	ServerExchangeRejectedHandler problemForRejectedExchanges() {
-		return (exchange, ex) -> ProblemWriter.write(exchange, ProblemType.BAD_REQUEST,
-				"The request was refused: its path or a parameter name holds characters that are not allowed");
+		return (exchange, ex) -> {
+			HttpMethod method = exchange.getRequest().getMethod();
+			if (!SERVED_METHODS.contains(method)) {
+				// TRACE, CONNECT, made-up methods: the firewall's refusal is a 405.
+				exchange.getResponse().getHeaders().setAllow(SERVED_METHODS);
+				return ProblemWriter.write(exchange, ProblemType.METHOD_NOT_ALLOWED,
+						"Method " + method.name() + " is not served; the API answers " + SERVED_METHODS);
+			}
+			return ProblemWriter.write(exchange, ProblemType.BAD_REQUEST,
+					"The request was refused: its path or a parameter name holds characters that are not allowed");
+		};
 	}
 
 	@Bean

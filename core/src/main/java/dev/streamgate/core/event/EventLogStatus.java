@@ -2,6 +2,8 @@ package dev.streamgate.core.event;
 
 import java.time.Instant;
 
+import io.swagger.v3.oas.annotations.media.Schema;
+
 /**
  * Live figures of a topic's events.
  *
@@ -10,6 +12,8 @@ import java.time.Instant;
  * @param retained events still retained
  * @param lastEventTime when the last event was published, {@code null} if none was
  */
-public record EventLogStatus(int partitions, String position, long retained, Instant lastEventTime) {
+public record EventLogStatus(int partitions, String position, long retained, @Schema(types = {
+		"string", "null" }, format = "date-time",
+		description = "null while the topic has no event") Instant lastEventTime){
 
 }

@@ -80,9 +80,13 @@ public class PublishController {
 	@ApiResponse(responseCode = "202", description = "Accepted: Kafka acknowledged every record",
 			content = @Content(schema = @Schema(implementation = PublishResponse.class)))
 	@ProblemResponses({ 400, 404, 409, 413, 415, 422, 503 })
-	public Mono<ResponseEntity<PublishResponse>> publish(@PathVariable String topicId,
-			@Parameter(description = "a retried publish with the same key returns the first answer") @RequestHeader(
-					name = "Idempotency-Key", required = false) String idempotencyKey,
+	public Mono<ResponseEntity<PublishResponse>> publish(@PathVariable String topicId, @Parameter(
+			description = "a retried publish with the same key (within streamgate.ingest.idempotency-window, "
+					+ "on any ingest node) returns the first answer and publishes nothing; another body under a used key "
+					+ "is 422 idempotency-key-reused",
+			schema = @Schema(type = "string", minLength = 1, maxLength = 255,
+					pattern = "^[\\x21-\\x7e]+$")) @RequestHeader(name = "Idempotency-Key",
+							required = false) String idempotencyKey,
 			ServerWebExchange exchange) {
 		Topic topic = topic(topicId);
 		boolean batch = mediaType(exchange);
