@@ -1,9 +1,5 @@
 package dev.streamgate.faults;
 
-import java.io.OutputStream;
-import java.net.Socket;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,6 +13,7 @@ import org.springframework.http.MediaType;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
 
+import dev.streamgate.support.AbortedRequests;
 import dev.streamgate.support.BrokerProcess;
 import dev.streamgate.support.GatewayProcess;
 import dev.streamgate.support.Tokens;
@@ -53,18 +50,7 @@ class AbortedStreamsFaultTests {
 				.retrieve()
 				.toBodilessEntity()
 				.block(Duration.ofSeconds(30));
-			URI base = URI.create(gateway.baseUrl());
-			byte[] request = ("GET /api/v1/stream/c HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
-					+ "Authorization: Bearer " + token + "\r\n\r\n")
-				.getBytes(StandardCharsets.US_ASCII);
-			for (int i = 0; i < aborts; i++) {
-				try (Socket socket = new Socket(base.getHost(), base.getPort())) {
-					OutputStream out = socket.getOutputStream();
-					out.write(request);
-					out.flush();
-					socket.setSoLinger(true, 0);
-				}
-			}
+			AbortedRequests.send(gateway.baseUrl(), "/api/v1/stream/c", token, aborts);
 			await("no aborted stream left counted").atMost(Duration.ofSeconds(30)).until(() -> streams(client) == 0);
 			int status = client.get()
 				.uri("/api/v1/stream/c")

@@ -166,10 +166,7 @@ class PollerIntegrationTests {
 	void configuredHeadersStayWithTheSourcesOrigin() {
 		// Issue 22: a redirect to another host received X-Api-Key.
 		List<HttpHeaders> seen = new CopyOnWriteArrayList<>();
-		DisposableServer other = HttpServer.create().host("127.0.0.1").port(0).handle((request, response) -> {
-			seen.add(request.requestHeaders().copy());
-			return response.header("Content-Type", "application/json").sendString(Mono.just("{\"moved\":true}"));
-		}).bindNow();
+		DisposableServer other = recordingSource(seen, "{\"moved\":true}");
 		try {
 			createTopic(
 					"{\"id\":\"moved\",\"payloadType\":\"snapshot\",\"publisher\":{\"type\":\"http-poller\",\"url\":\""
@@ -193,10 +190,7 @@ class PollerIntegrationTests {
 	void pollerHeadersAreWriteOnlyAndKeptWhenSentBackMasked() {
 		// Issue 22: GET and list returned the poller's Authorization header in clear.
 		List<HttpHeaders> seen = new CopyOnWriteArrayList<>();
-		DisposableServer api = HttpServer.create().host("127.0.0.1").port(0).handle((request, response) -> {
-			seen.add(request.requestHeaders().copy());
-			return response.header("Content-Type", "application/json").sendString(Mono.just("{\"v\":1}"));
-		}).bindNow();
+		DisposableServer api = recordingSource(seen, "{\"v\":1}");
 		try {
 			createTopic("{\"id\":\"guarded\",\"payloadType\":\"snapshot\",\"publisher\":{\"type\":\"http-poller\","
 					+ "\"url\":\"http://127.0.0.1:" + api.port() + "/doc\",\"pollingPeriod\":\"PT0.5S\","
@@ -230,6 +224,17 @@ class PollerIntegrationTests {
 		finally {
 			api.disposeNow();
 		}
+	}
+
+	/**
+	 * A source on another port than the mock's that answers a document and keeps each
+	 * request's headers.
+	 */
+	private static DisposableServer recordingSource(List<HttpHeaders> seen, String document) {
+		return HttpServer.create().host("127.0.0.1").port(0).handle((request, response) -> {
+			seen.add(request.requestHeaders().copy());
+			return response.header("Content-Type", "application/json").sendString(Mono.just(document));
+		}).bindNow();
 	}
 
 	private static long openFiles() throws java.io.IOException {

@@ -1,8 +1,5 @@
 package dev.streamgate.security;
 
-import java.net.Socket;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -21,6 +18,7 @@ import org.springframework.test.web.reactive.server.WebTestClient;
 import reactor.core.publisher.Flux;
 import reactor.netty.http.client.HttpClient;
 
+import dev.streamgate.support.AbortedRequests;
 import dev.streamgate.support.RunningGateway;
 import dev.streamgate.support.Tokens;
 import dev.streamgate.support.Sse;
@@ -294,17 +292,7 @@ class SecurityIntegrationTests {
 		// Issue 22: a connection closed while its token was being checked left its stream
 		// counted for ever, so 3 aborted requests locked the address out with 429.
 		String subscriber = token(Map.of("subscribe", List.of("*")));
-		URI base = URI.create(gateway.baseUrl());
-		byte[] request = ("GET /api/v1/stream/prices HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
-				+ "Authorization: Bearer " + subscriber + "\r\n\r\n")
-			.getBytes(StandardCharsets.US_ASCII);
-		for (int i = 0; i < 300; i++) {
-			try (Socket socket = new Socket(base.getHost(), base.getPort())) {
-				socket.getOutputStream().write(request);
-				socket.getOutputStream().flush();
-				socket.setSoLinger(true, 0);
-			}
-		}
+		AbortedRequests.send(gateway.baseUrl(), "/api/v1/stream/prices", subscriber, 300);
 		org.awaitility.Awaitility.await()
 			.atMost(Duration.ofSeconds(15))
 			.until(() -> openStream(subscriber, "prices") == 200);
