@@ -153,6 +153,10 @@ final class TopicHub implements EventTail.Listener {
 
 	@Override
 	public synchronized void onEvent(Event event) {
+		if (this.ended) {
+			// The tail may still deliver until it has heard of the stop: keep nothing.
+			return;
+		}
 		if (this.topic.payloadType() == PayloadType.SNAPSHOT && this.document == null) {
 			this.early.add(event);
 			return;

@@ -55,6 +55,8 @@ final class TopicFeed implements EventTail.Listener {
 
 	private Cursor position;
 
+	private boolean closed;
+
 	int users;
 
 	TopicFeed(Topic topic, EventLog log, int recentCount, long recentBytes, MemoryBudget budget) {
@@ -84,6 +86,10 @@ final class TopicFeed implements EventTail.Listener {
 	public void onEvent(Event event) {
 		List<MonoSink<Void>> woken;
 		synchronized (this) {
+			if (this.closed) {
+				// The tail may still deliver until it has heard of the stop: keep nothing.
+				return;
+			}
 			this.position = this.position.after(event.partition(), event.offset());
 			this.recent.add(event, event.data().length, this.position);
 			woken = new ArrayList<>(this.waiting);
@@ -162,6 +168,7 @@ final class TopicFeed implements EventTail.Listener {
 
 	void close() {
 		synchronized (this) {
+			this.closed = true;
 			if (this.recent != null) {
 				this.recent.clear();
 			}
