@@ -87,7 +87,8 @@ final class TopicFeed implements EventTail.Listener {
 		List<MonoSink<Void>> woken;
 		synchronized (this) {
 			if (this.closed) {
-				// The tail may still deliver until it has heard of the stop: keep nothing.
+				// The tail may still deliver until it has heard of the stop: keep
+				// nothing.
 				return;
 			}
 			this.position = this.position.after(event.partition(), event.offset());
