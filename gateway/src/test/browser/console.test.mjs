@@ -84,8 +84,8 @@ try {
   await page.locator('#live-state.open').waitFor();
   await page.fill('#publish-json', '{"n":0}');
   await page.click('#publish-form button');
-  await page.locator('#frames li[data-id="0"]').waitFor();
-  expect((await page.textContent('#frames li[data-id="0"]')).includes('"n":0'), 'a published event appears in the live view');
+  await page.locator('#frames li[data-id$=":0"]').waitFor();
+  expect((await page.textContent('#frames li[data-id$=":0"]')).includes('"n":0'), 'a published event appears in the live view');
   await page.screenshot({ path: `${shots}/2-live.png`, fullPage: true });
 
   // Cut the connection; events published meanwhile arrive after the automatic reconnect.
@@ -93,16 +93,18 @@ try {
   await page.locator('#live-state.retrying').waitFor();
   for (let n = 1; n <= 3; n++) await publishDirectly('console-demo', { n });
   await page.locator('#live-state.open').waitFor({ timeout: 20000 });
-  await page.locator('#frames li[data-id="3"]').waitFor({ timeout: 20000 });
+  await page.locator('#frames li[data-id$=":3"]').waitFor({ timeout: 20000 });
   await publishDirectly('console-demo', { n: 4 });
-  await page.locator('#frames li[data-id="4"]').waitFor();
+  await page.locator('#frames li[data-id$=":4"]').waitFor();
   const ids = await page.$$eval('#frames li', (items) => items.map((item) => item.dataset.id).reverse());
-  expect(JSON.stringify(ids) === JSON.stringify(['0', '1', '2', '3', '4']), `resumed without gap or duplicate: ${ids}`);
+  // Cursors are <incarnation>:<offsets>: one incarnation, offsets 0 to 4.
+  expect(JSON.stringify(ids.map((id) => id.split(':').pop())) === JSON.stringify(['0', '1', '2', '3', '4'])
+    && new Set(ids.map((id) => id.split(':')[0])).size === 1, `resumed without gap or duplicate: ${ids}`);
   await page.screenshot({ path: `${shots}/3-resumed.png`, fullPage: true });
 
   // Status figures.
   await page.click('nav button[data-tab="status"]');
-  await page.locator('#status dd').filter({ hasText: /^4$/ }).first().waitFor();
+  await page.locator('#status dd').filter({ hasText: /:4$/ }).first().waitFor();
   expect(true, 'the status shows the position');
   await page.screenshot({ path: `${shots}/4-status.png`, fullPage: true });
 

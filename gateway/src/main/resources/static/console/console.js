@@ -119,7 +119,7 @@ function connect() {
   source.onopen = () => setLiveState('open', 'open');
   source.onerror = () => setLiveState(source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting…',
     source.readyState === EventSource.CLOSED ? 'closed' : 'retrying');
-  for (const type of ['snapshot', 'patch', 'event', 'error']) {
+  for (const type of ['snapshot', 'patch', 'event', 'problem']) {
     source.addEventListener(type, (message) => frame(type, message));
   }
 }
@@ -139,7 +139,7 @@ function setLiveState(text, css) {
 }
 
 function frame(type, message) {
-  // 'error' is also what EventSource fires for a lost connection: only messages are frames.
+  // Only messages are frames (EventSource's own 'error' event is not one).
   if (!(message instanceof MessageEvent)) return;
   let data;
   try {

@@ -131,7 +131,7 @@ public class TopicController {
 
 	@DeleteMapping("/{id}")
 	@Operation(summary = "Delete a topic and its events",
-			description = "Open streams of the topic end with an error event.")
+			description = "Open streams of the topic end with a problem event.")
 	@ApiResponse(responseCode = "204", description = "Deleted")
 	@ProblemResponses({ 400, 404, 412, 503 })
 	public Mono<ResponseEntity<Void>> delete(@PathVariable String id,

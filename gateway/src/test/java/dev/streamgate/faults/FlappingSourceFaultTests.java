@@ -26,7 +26,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * A polled source that flaps for minutes between errors, timeouts, garbage, huge bodies,
  * redirect loops and short good spells. The topic's subscribers are told of each failure
- * with an {@code error} event, the topic streams again once the source is back, and the
+ * with a {@code problem} event, the topic streams again once the source is back, and the
  * gateway's heap after a full GC ends where it started.
  */
 @Tag("faults")
@@ -70,15 +70,16 @@ class FlappingSourceFaultTests {
 			await("streams again").atMost(Duration.ofSeconds(30))
 				.until(() -> events.stream().skip(seen).filter((e) -> "patch".equals(e.event())).count() >= 3);
 			subscriber.dispose();
-			assertThat(events).as("failures reach subscribers as error events")
-				.anySatisfy((event) -> assertThat(event.event()).isEqualTo("error"));
+			assertThat(events).as("failures reach subscribers as problem events")
+				.anySatisfy((event) -> assertThat(event.event()).isEqualTo("problem"));
 			assertThat(gateway.readinessStatus()).isEqualTo(200);
 			assertThat(after - baseline).as("heap growth after GC, bytes").isLessThan(32 * 1024 * 1024);
-			System.out.printf("Flapping source for %d s (%d-s spells of %s): %d events streamed incl. %d error events; "
-					+ "heap after full GC %.1f MiB -> %.1f MiB, RSS %d MiB -> %d MiB; streaming again at once%n",
-					flapping.toSeconds(), spell.toSeconds(), FAULTS, events.size(),
-					events.stream().filter((e) -> "error".equals(e.event())).count(), baseline / 1048576,
-					after / 1048576, rssBaseline / 1024, rssAfter / 1024);
+			System.out
+				.printf("Flapping source for %d s (%d-s spells of %s): %d events streamed incl. %d problem events; "
+						+ "heap after full GC %.1f MiB -> %.1f MiB, RSS %d MiB -> %d MiB; streaming again at once%n",
+						flapping.toSeconds(), spell.toSeconds(), FAULTS, events.size(),
+						events.stream().filter((e) -> "problem".equals(e.event())).count(), baseline / 1048576,
+						after / 1048576, rssBaseline / 1024, rssAfter / 1024);
 		}
 	}
 

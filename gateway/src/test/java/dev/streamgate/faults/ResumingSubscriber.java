@@ -94,12 +94,12 @@ final class ResumingSubscriber implements AutoCloseable {
 	}
 
 	/**
-	 * The data of the {@code error} events received, and why connections broke.
+	 * The data of the {@code problem} events received, and why connections broke.
 	 */
 	List<String> errors() {
 		List<String> errors = new ArrayList<>(this.failures);
 		this.received.stream()
-			.filter((event) -> "error".equals(event.event()))
+			.filter((event) -> "problem".equals(event.event()))
 			.forEach((event) -> errors.add(event.data()));
 		return errors;
 	}

@@ -131,16 +131,16 @@ class PollerIntegrationTests {
 		int from = events.size();
 		for (List<String> fault : faults) {
 			injectFault("flaky", fault.get(0));
-			int errorAt = awaitEvent(events, "error", from);
+			int errorAt = awaitEvent(events, "problem", from);
 			assertThat(events.get(errorAt).data()).as(fault.get(0))
 				.contains("\"type\":\"https://streamgate.dev/problems/" + fault.get(1) + "\"")
 				.contains("\"topic\":\"flaky\"");
 			injectFault("flaky", "none");
 			from = awaitEvent(events, "patch", errorAt + 1) + 1;
 		}
-		// One error event per failure, not one per failed poll.
-		assertThat(events.stream().filter((event) -> "error".equals(event.event()))).hasSize(faults.size());
-		String retried = events.stream().filter((event) -> "error".equals(event.event())).findFirst().get().data();
+		// One problem event per failure, not one per failed poll.
+		assertThat(events.stream().filter((event) -> "problem".equals(event.event()))).hasSize(faults.size());
+		String retried = events.stream().filter((event) -> "problem".equals(event.event())).findFirst().get().data();
 		assertThat(retried).contains("\"sourceStatus\":503").contains("\"attempts\":2");
 	}
 
@@ -254,9 +254,9 @@ class PollerIntegrationTests {
 		List<ServerSentEvent<String>> refused = follow("closed-port", "event", "earliest");
 		List<ServerSentEvent<String>> tls = follow("not-tls", "event", "earliest");
 		await().atMost(WAIT).until(() -> !refused.isEmpty() && !tls.isEmpty());
-		assertThat(refused.get(0).event()).isEqualTo("error");
+		assertThat(refused.get(0).event()).isEqualTo("problem");
 		assertThat(refused.get(0).data()).contains("problems/source-unreachable");
-		assertThat(tls.get(0).event()).isEqualTo("error");
+		assertThat(tls.get(0).event()).isEqualTo("problem");
 		assertThat(tls.get(0).data()).contains("problems/source-tls");
 	}
 

@@ -242,7 +242,7 @@ class SecurityIntegrationTests {
 			.collectList()
 			.block(Duration.ofSeconds(30));
 		assertThat(events).last().satisfies((event) -> {
-			assertThat(event.event()).isEqualTo("error");
+			assertThat(event.event()).isEqualTo("problem");
 			assertThat(event.data()).contains("https://streamgate.dev/problems/token-expired");
 		});
 	}

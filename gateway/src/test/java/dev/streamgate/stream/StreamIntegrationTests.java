@@ -187,7 +187,7 @@ class StreamIntegrationTests {
 		}
 		List<ServerSentEvent<String>> events = receive("/api/v1/stream/expiring", at("expiring", "1"), 2,
 				() -> publish("expiring", "{\"n\":\"live\"}"));
-		assertThat(events.get(0).event()).isEqualTo("error");
+		assertThat(events.get(0).event()).isEqualTo("problem");
 		assertThat(events.get(0).data()).contains("https://streamgate.dev/problems/position-expired");
 		assertThat(events.get(1).data()).isEqualTo("{\"n\":\"live\"}");
 		List<ServerSentEvent<String>> ahead = receive("/api/v1/stream/expiring", at("expiring", "999999"), 2,
@@ -293,7 +293,7 @@ class StreamIntegrationTests {
 		this.client.delete().uri("/api/v1/topics/doomed").exchange().expectStatus().isNoContent();
 		List<ServerSentEvent<String>> received = events.join();
 		assertThat(received).last().satisfies((event) -> {
-			assertThat(event.event()).isEqualTo("error");
+			assertThat(event.event()).isEqualTo("problem");
 			assertThat(event.data()).contains("https://streamgate.dev/problems/topic-deleted");
 		});
 	}
@@ -351,7 +351,7 @@ class StreamIntegrationTests {
 		assertThat(after).doesNotContainAnyElementsOf(before);
 		List<ServerSentEvent<String>> resumed = receive("/api/v1/stream/reinc", before.get(2), 2,
 				() -> publish("reinc", "{\"new\":\"live\"}"));
-		assertThat(resumed.get(0).event()).isEqualTo("error");
+		assertThat(resumed.get(0).event()).isEqualTo("problem");
 		assertThat(resumed.get(0).data()).contains("https://streamgate.dev/problems/position-unknown");
 		assertThat(resumed.get(1).data()).isEqualTo("{\"new\":\"live\"}");
 		// What a publish answers is a cursor: resuming from it gives the events after it.

@@ -98,14 +98,14 @@ public class EventPublisher {
 	}
 
 	/**
-	 * Appends an {@code error} event: the topic's publisher failed. Subscribers receive
+	 * Appends a {@code problem} event: the topic's publisher failed. Subscribers receive
 	 * it in order with the other events; a snapshot topic's document does not change.
 	 * @param topic the topic
 	 * @param problem the problem JSON
 	 * @return where it was appended
 	 */
 	public Mono<Publication> publishError(Topic topic, byte[] problem) {
-		Mono<Publication> append = this.log.append(topic, List.of(new OutgoingEvent(EventType.ERROR, problem)))
+		Mono<Publication> append = this.log.append(topic, List.of(new OutgoingEvent(EventType.PROBLEM, problem)))
 			.map((positions) -> new Publication(positions, true, last(topic, positions)));
 		return (topic.payloadType() == PayloadType.EVENT) ? append : this.serial.run(topic.id(), () -> append);
 	}

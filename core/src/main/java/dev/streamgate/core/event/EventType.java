@@ -14,8 +14,15 @@ public enum EventType {
 	/** One published event (event topics). */
 	EVENT("event"),
 
-	/** A problem JSON: the publisher failed. */
-	ERROR("error");
+	/**
+	 * A problem JSON: the publisher failed, a position expired, the topic was deleted.
+	 * Not {@code error} on the wire: EventSource fires its own {@code error} event for
+	 * lost connections, and one listener must not receive both.
+	 */
+	PROBLEM("problem");
+
+	/** The wire name of {@link #PROBLEM} in records written before it was renamed. */
+	private static final String LEGACY_PROBLEM = "error";
 
 	private final String value;
 
@@ -42,6 +49,9 @@ public enum EventType {
 			if (type.value.equals(value)) {
 				return type;
 			}
+		}
+		if (LEGACY_PROBLEM.equals(value)) {
+			return PROBLEM;
 		}
 		throw new IllegalArgumentException("Unknown event type " + value);
 	}

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param at when the attempt was sent
  * @param eventId the delivery's {@code webhook-id}, the same on every retry
  * @param type the delivery type ({@code snapshot}, {@code patch}, {@code event},
- * {@code error}, {@code ping})
+ * {@code problem}, {@code ping})
  * @param attempt the attempt number, from 1
  * @param statusCode the answer's HTTP status, {@code null} when none came
  * @param durationMs how long the attempt took

@@ -36,8 +36,8 @@ import dev.streamgate.publish.poller.SourceClient.Validators;
  * publish what changed, wait for the rest of the period, again. The definition is read
  * afresh for every poll, so a changed URL, period or header applies at the next one.
  * <p>
- * A failed poll becomes one {@code error} event when the failure starts or changes kind,
- * not one per poll; polling goes on at the normal period and the next document is
+ * A failed poll becomes one {@code problem} event when the failure starts or changes
+ * kind, not one per poll; polling goes on at the normal period and the next document is
  * published as usual.
  */
 final class Poller {

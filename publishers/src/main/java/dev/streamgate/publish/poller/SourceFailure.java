@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Why a poll found no document: each kind becomes an {@code error} event whose problem
+ * Why a poll found no document: each kind becomes a {@code problem} event whose problem
  * type says what went wrong at the source.
  */
 final class SourceFailure extends RuntimeException {
@@ -52,7 +52,7 @@ final class SourceFailure extends RuntimeException {
 	}
 
 	/**
-	 * The problem JSON members of the error event. The URL is given without its query,
+	 * The problem JSON members of the problem event. The URL is given without its query,
 	 * which may carry credentials.
 	 */
 	Map<String, Object> problem(String topicId, URI url) {

@@ -6,7 +6,7 @@ import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.problem.ProblemType;
 
 /**
- * Problem JSON documents sent inside {@code error} events, once a stream is open.
+ * Problem JSON documents sent inside {@code problem} events, once a stream is open.
  */
 final class Problems {
 

@@ -46,7 +46,7 @@ import dev.streamgate.core.web.RequestAttributes;
  * Server-Sent Events streams: {@code GET /api/v1/stream/{topicId}}.
  * <p>
  * Everything is checked before the first byte; once the stream is open, errors are
- * {@code error} events and the end of the stream.
+ * {@code problem} events and the end of the stream.
  */
 @RestController
 @ConditionalOnRole(Role.SSE)
@@ -79,7 +79,7 @@ public class StreamController {
 
 	@GetMapping(path = "/api/v1/stream/{topicId}", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
 	@Operation(summary = "Stream a topic",
-			description = "Events: snapshot, patch, event, error. Each data event has an id: its resume cursor. "
+			description = "Events: snapshot, patch, event, problem (a problem JSON). Each data event has an id: its resume cursor. "
 					+ "The stream starts with a retry line and sends a heartbeat comment every streamgate.sse.heartbeat.")
 	@ApiResponse(responseCode = "200", description = "The stream",
 			content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string")))
@@ -131,7 +131,7 @@ public class StreamController {
 				.concatWith(
 						Mono.fromSupplier(
 								() -> Frame
-									.of(null, EventType.ERROR,
+									.of(null, EventType.PROBLEM,
 											Problems.json("token-expired", "Token expired", 401,
 													"The token of this stream expired at " + expiresAt
 															+ "; reconnect with a fresh token and the last event id"),

@@ -173,7 +173,7 @@ final class TopicHub implements EventTail.Listener {
 		if (this.topic.payloadType() == PayloadType.SNAPSHOT) {
 			this.document = this.document.apply(event);
 			this.snapshotFrame = null;
-			if (event.type() != EventType.ERROR && hasSnapshotOnlyClients()) {
+			if (event.type() != EventType.PROBLEM && hasSnapshotOnlyClients()) {
 				snapshotOnly = Frame.of(id, EventType.SNAPSHOT, JsonPatches.write(this.document.document()),
 						publishedAt);
 			}
@@ -321,8 +321,8 @@ final class TopicHub implements EventTail.Listener {
 	private synchronized Flux<Frame> joinUnknown(SubscriptionMode mode, Executor executor) {
 		Frame snapshot = (mode == SubscriptionMode.EVENT) ? null : currentSnapshot();
 		SseClient client = add(mode, null, executor);
-		Frame first = (snapshot != null) ? snapshot : Frame.of(null, EventType.ERROR, Problems.json("position-unknown",
-				"Position unknown", 400,
+		Frame first = (snapshot != null) ? snapshot : Frame.of(null, EventType.PROBLEM, Problems.json(
+				"position-unknown", "Position unknown", 400,
 				"Your cursor is no position of this topic (a topic of the same id deleted since, or past the end of its events); the stream continues with new events"),
 				0);
 		return client.stream(Flux.just(first)).doFinally((s) -> remove(client));
@@ -333,7 +333,7 @@ final class TopicHub implements EventTail.Listener {
 			return Flux.just(snapshotAtJoin);
 		}
 		return Flux
-			.just(Frame.of(null, EventType.ERROR,
+			.just(Frame.of(null, EventType.PROBLEM,
 					Problems.json("position-expired", "Position expired", 410,
 							"Events after your cursor are no longer retained; the stream continues with new events"),
 					0));

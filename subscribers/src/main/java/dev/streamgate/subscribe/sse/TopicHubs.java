@@ -24,7 +24,7 @@ import dev.streamgate.core.topic.TopicStore;
 /**
  * The topic hubs of this node: one per topic with open streams, created by the first
  * subscriber and closed a while after the last one leaves. Ends the streams of a deleted
- * topic with an {@code error} event, and all streams when the node shuts down, so that
+ * topic with a {@code problem} event, and all streams when the node shuts down, so that
  * clients reconnect elsewhere with their cursor.
  */
 final class TopicHubs implements SmartLifecycle, SubscriberCounts {
@@ -118,7 +118,7 @@ final class TopicHubs implements SmartLifecycle, SubscriberCounts {
 			return;
 		}
 		Frame last = deleted
-				? Frame.of(null, EventType.ERROR,
+				? Frame.of(null, EventType.PROBLEM,
 						Problems.json("topic-deleted", "Topic deleted", 410, "Topic '" + id + "' was deleted"), 0)
 				: null;
 		hub.end(last);

@@ -11,7 +11,7 @@ import tools.jackson.databind.json.JsonMapper;
  * on every attempt.
  *
  * @param messageId the {@code webhook-id}
- * @param type {@code snapshot}, {@code patch}, {@code event}, {@code error} or
+ * @param type {@code snapshot}, {@code patch}, {@code event}, {@code problem} or
  * {@code ping}
  * @param publishedAt when the event was published
  * @param body the envelope, UTF-8 JSON

@@ -170,7 +170,7 @@ final class Dispatcher {
 		String type = event.type().value();
 		if (this.webhook.mode() == SubscriptionMode.SNAPSHOT_ONLY) {
 			this.document = this.document.apply(event);
-			if (event.type() != EventType.ERROR) {
+			if (event.type() != EventType.PROBLEM) {
 				if (this.document.document() == null) {
 					// The document is unknown until the next snapshot: nothing to send.
 					this.state = this.state.gaveUp(after.toString());
