@@ -1,9 +1,12 @@
-// Command ssebench measures SSE fan-out end to end: N clients subscribe to one topic, a
-// publisher posts events of a given size at a given rate with its send time stamped in the
-// payload ("sentAt", epoch microseconds), and each client records now - sentAt on receipt.
+// Command ssebench measures SSE fan-out end to end: N clients subscribe to one topic (or spread
+// evenly over -topics topics), a publisher posts events of a given size at a given rate (round
+// robin over the topics) with its send time stamped in the payload ("sentAt", epoch
+// microseconds), and each client records now - sentAt on receipt.
 //
-// Knobs (flags): -url, -topic, -clients, -rate, -size, -duration, -warmup, -pid (gateway
-// process to sample CPU and RSS from). It prints one JSON line of results.
+// Knobs (flags): -url, -topic (with -topics > 1, the topics are <topic>-0 .. <topic>-(n-1)),
+// -topics, -clients, -rate (events per second in all), -size, -duration, -warmup, -pid (gateway
+// process to sample CPU and RSS from). It prints one JSON line of results, with the gateway's
+// CPU-seconds per 1,000 delivered events, to compare runs on a noisy machine by ratio.
 package main
 
 import (
@@ -23,6 +26,7 @@ import (
 
 type result struct {
 	Clients       int     `json:"clients"`
+	Topics        int     `json:"topics"`
 	Rate          int     `json:"ratePerSecond"`
 	Size          int     `json:"payloadBytes"`
 	Duration      float64 `json:"seconds"`
@@ -36,6 +40,7 @@ type result struct {
 	Max           float64 `json:"maxms"`
 	Disconnects   int64   `json:"disconnects"`
 	CPUPercent    float64 `json:"gatewayCpuPercent"`
+	CPUPer1000    float64 `json:"gatewayCpuSecondsPer1000Events"`
 	RSSMiB        float64 `json:"gatewayRssMiB"`
 	MaxRSSMiB     float64 `json:"gatewayMaxRssMiB"`
 	ClientCPU     float64 `json:"loadGeneratorCpuPercent"`
@@ -84,6 +89,7 @@ func main() {
 	url := flag.String("url", "http://127.0.0.1:8080", "gateway base URL for publishing")
 	streamURL := flag.String("stream-url", "", "base URL for streams (e.g. through NGINX); default -url")
 	topic := flag.String("topic", "bench", "topic id (an http-post event topic)")
+	topics := flag.Int("topics", 1, "topics: <topic>-0 .. <topic>-(n-1) when more than 1")
 	clients := flag.Int("clients", 1000, "SSE clients")
 	rate := flag.Int("rate", 100, "events per second")
 	size := flag.Int("size", 1024, "payload size in bytes")
@@ -102,8 +108,14 @@ func main() {
 	client := &http.Client{Transport: transport}
 	var ready sync.WaitGroup
 	ready.Add(*clients)
+	name := func(i int) string {
+		if *topics == 1 {
+			return *topic
+		}
+		return fmt.Sprintf("%s-%d", *topic, i%*topics)
+	}
 	for i := 0; i < *clients; i++ {
-		go subscribe(client, *streamURL+"/api/v1/stream/"+*topic, hist, &delivered, &disconnects, &measuring, &ready)
+		go subscribe(client, *streamURL+"/api/v1/stream/"+name(i), hist, &delivered, &disconnects, &measuring, &ready)
 		if i%100 == 99 {
 			time.Sleep(50 * time.Millisecond)
 		}
@@ -111,11 +123,12 @@ func main() {
 	ready.Wait()
 
 	padding := strings.Repeat("x", max(0, *size-60))
-	publisher := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
-	var published int64
+	publisher := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	var published, sequence int64
 	publish := func() {
+		target := name(int(atomic.AddInt64(&sequence, 1)))
 		body := fmt.Sprintf(`{"sentAt":%d,"pad":"%s"}`, time.Now().UnixMicro(), padding)
-		resp, err := publisher.Post(*url+"/api/v1/publish/"+*topic, "application/json", strings.NewReader(body))
+		resp, err := publisher.Post(*url+"/api/v1/publish/"+target, "application/json", strings.NewReader(body))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "publish:", err)
 			return
@@ -164,15 +177,18 @@ func main() {
 	time.Sleep(2 * time.Second) // let the last events arrive
 	measuring.Store(false)
 
-	r := result{Clients: *clients, Rate: *rate, Size: *size, Duration: elapsed,
+	r := result{Clients: *clients, Topics: *topics, Rate: *rate, Size: *size, Duration: elapsed,
 		Published: atomic.LoadInt64(&published), Delivered: atomic.LoadInt64(&delivered),
 		Disconnects: atomic.LoadInt64(&disconnects)}
-	r.Expected = r.Published * int64(*clients)
+	r.Expected = r.Published * int64(*clients) / int64(*topics)
 	r.DeliveredPerS = float64(r.Delivered) / elapsed
 	r.P50, r.P99, r.P999 = hist.percentile(0.5), hist.percentile(0.99), hist.percentile(0.999)
 	r.Max = float64(hist.max) / 1000
 	if *pid > 0 && cpuEnd > cpuStart {
 		r.CPUPercent = float64(cpuEnd-cpuStart) / 100 / elapsed * 100
+		if r.Delivered > 0 {
+			r.CPUPer1000 = float64(cpuEnd-cpuStart) / 100 / float64(r.Delivered) * 1000
+		}
 	}
 	r.ClientCPU = float64(selfEnd-selfStart) / 100 / elapsed * 100
 	if rssSamples > 0 {

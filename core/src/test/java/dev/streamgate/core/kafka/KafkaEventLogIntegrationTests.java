@@ -124,9 +124,12 @@ class KafkaEventLogIntegrationTests {
 		Topic topic = createTopic("shared", 1);
 		List<Event> first = new CopyOnWriteArrayList<>();
 		List<Event> second = new CopyOnWriteArrayList<>();
+		AtomicReference<Cursor> firstStart = new AtomicReference<>();
 		AtomicReference<Cursor> secondStart = new AtomicReference<>();
 		try (KafkaEventTail tail = new KafkaEventTail(this.clients, this.log);
-				AutoCloseable one = tail.follow(topic, listener(new AtomicReference<>(), first))) {
+				AutoCloseable one = tail.follow(topic, listener(firstStart, first))) {
+			// Following starts at the end as it stands when the tail has reached it.
+			await().atMost(TIMEOUT).until(() -> firstStart.get() != null);
 			for (int i = 0; i < 3; i++) {
 				this.log.append(topic, List.of(event("{\"n\":" + i + "}"))).block(TIMEOUT);
 			}
