@@ -39,6 +39,7 @@ import dev.streamgate.support.Sse;
 import dev.streamgate.support.TestKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "streamgate.sse.recent-events=8", "streamgate.sse.heartbeat=1s",
@@ -283,7 +284,7 @@ class StreamIntegrationTests {
 	}
 
 	@Test
-	void deletingTheTopicEndsItsStreamsWithAnErrorEvent() {
+	void deletingTheTopicEndsItsStreamsWithAProblemEventAndForgetsItsMeters() {
 		createTopic("{\"id\":\"doomed\"}");
 		CompletableFuture<List<ServerSentEvent<String>>> events = sse().stream("/api/v1/stream/doomed", null)
 			.collectList()
@@ -292,6 +293,16 @@ class StreamIntegrationTests {
 		sleep(1000);
 		this.client.delete().uri("/api/v1/topics/doomed").exchange().expectStatus().isNoContent();
 		List<ServerSentEvent<String>> received = events.join();
+		// Its meters go too: topics created and deleted by the thousand must not grow the
+		// registry (found by the soak of issue 22).
+		await().atMost(TIMEOUT)
+			.until(() -> !this.client.get()
+				.uri("/actuator/prometheus")
+				.exchange()
+				.expectBody(String.class)
+				.returnResult()
+				.getResponseBody()
+				.contains("topic=\"doomed\""));
 		assertThat(received).last().satisfies((event) -> {
 			assertThat(event.event()).isEqualTo("problem");
 			assertThat(event.data()).contains("https://streamgate.dev/problems/topic-deleted");

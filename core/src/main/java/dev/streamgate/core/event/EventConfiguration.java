@@ -1,10 +1,13 @@
 package dev.streamgate.core.event;
 
+import java.util.List;
+
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import reactor.core.Disposable;
 
 import dev.streamgate.core.topic.TopicStore;
 
@@ -24,6 +27,21 @@ public class EventConfiguration {
 			.filter(TopicStore.TopicChange::isDeletion)
 			.subscribe((change) -> publisher.forget(change.id()));
 		return publisher;
+	}
+
+	/**
+	 * Forgets the meters of a deleted topic (every meter tagged with its id), so that
+	 * topics created and deleted by the thousand do not grow the registry and the
+	 * Prometheus page for ever.
+	 */
+	@Bean(destroyMethod = "dispose")
+	Disposable deletedTopicMeters(TopicStore topicStore, MeterRegistry meters) {
+		return topicStore.changes()
+			.filter(TopicStore.TopicChange::isDeletion)
+			.subscribe((change) -> List.copyOf(meters.getMeters())
+				.stream()
+				.filter((meter) -> change.id().equals(meter.getId().getTag("topic")))
+				.forEach(meters::remove));
 	}
 
 	@Bean
