@@ -21,6 +21,13 @@ public interface IdempotencyStore {
 	Optional<Answer> get(String topicId, String key);
 
 	/**
+	 * Whether this node has read the answers already stored: until then a key it does not
+	 * know may have been answered before.
+	 * @return true once caught up
+	 */
+	boolean isCaughtUp();
+
+	/**
 	 * Remembers the answer to a key.
 	 * @param topicId the topic
 	 * @param key the Idempotency-Key

@@ -91,6 +91,11 @@ public final class KafkaIdempotencyStore implements IdempotencyStore, AutoClosea
 	}
 
 	@Override
+	public boolean isCaughtUp() {
+		return this.log.isCaughtUp();
+	}
+
+	@Override
 	public Mono<Void> save(String topicId, String key, Answer answer) {
 		JsonObject value = Json.createObjectBuilder()
 			.add("digest", Base64.getEncoder().encodeToString(answer.digest()))

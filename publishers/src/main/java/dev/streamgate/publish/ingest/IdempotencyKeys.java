@@ -3,6 +3,7 @@ package dev.streamgate.publish.ingest;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -67,6 +68,13 @@ class IdempotencyKeys {
 		if (key.isEmpty() || key.length() > 255 || !key.chars().allMatch((c) -> c >= 0x21 && c <= 0x7e)) {
 			throw new StreamgateException(ProblemType.BAD_REQUEST,
 					"Idempotency-Key must be 1 to 255 visible ASCII characters");
+		}
+		if (!this.store.isCaughtUp()) {
+			// Just started: the key may have been answered before; publishing now could
+			// publish twice.
+			throw new StreamgateException(ProblemType.NOT_READY,
+					"This node is still reading the Idempotency-Key answers; retry shortly")
+				.withRetryAfter(Duration.ofSeconds(1));
 		}
 		byte[] digest = sha256(body);
 		Optional<IdempotencyStore.Answer> stored = this.store.get(topicId, key);
