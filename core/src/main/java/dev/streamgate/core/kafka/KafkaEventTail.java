@@ -16,6 +16,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
@@ -149,6 +150,14 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 			return Cursor.of(last);
 		}
 		catch (TimeoutException ex) {
+			return null;
+		}
+		catch (WakeupException ex) {
+			throw ex;
+		}
+		catch (KafkaException | IllegalStateException ex) {
+			// One follower's trouble must not stop the others' starts: it stays pending.
+			logger.debug("Event tail: no position for " + following.name + " yet: " + ex.getMessage());
 			return null;
 		}
 	}
