@@ -11,6 +11,8 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Schedulers;
 import reactor.kafka.sender.KafkaSender;
 import reactor.kafka.sender.SenderOptions;
 
@@ -69,6 +71,19 @@ public final class KafkaClients {
 		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 		config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
 		return config;
+	}
+
+	/**
+	 * Where records are handed to a producer. {@code KafkaProducer.send} blocks its
+	 * caller while it waits for the metadata of a topic it does not know yet (a topic
+	 * created a moment ago: up to {@code max.block.ms}) or for room in its buffer, and
+	 * Reactor Kafka calls it on the thread that emits the record: on an HTTP event loop,
+	 * every connection of that loop would stall meanwhile.
+	 * @param records the records to send
+	 * @return the same records, emitted off the caller's thread
+	 */
+	static <T> Flux<T> offTheCallersThread(Flux<T> records) {
+		return records.subscribeOn(Schedulers.boundedElastic());
 	}
 
 	KafkaSender<String, byte[]> sender(String clientPurpose) {

@@ -21,6 +21,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 import reactor.kafka.sender.KafkaSender;
@@ -92,7 +93,7 @@ final class KafkaConfigLog implements AutoCloseable {
 	Mono<Long> write(String key, byte[] value) {
 		SenderRecord<String, byte[], String> record = SenderRecord.create(new ProducerRecord<>(this.topic, key, value),
 				key);
-		return this.sender.send(Mono.just(record))
+		return this.sender.send(KafkaClients.offTheCallersThread(Flux.just(record)))
 			.next()
 			.flatMap((result) -> awaitRead(result.recordMetadata().partition(), result.recordMetadata().offset())
 				.thenReturn(result.recordMetadata().offset()))
@@ -110,7 +111,7 @@ final class KafkaConfigLog implements AutoCloseable {
 	Mono<Void> append(String key, byte[] value) {
 		SenderRecord<String, byte[], String> record = SenderRecord.create(new ProducerRecord<>(this.topic, key, value),
 				key);
-		return this.sender.send(Mono.just(record))
+		return this.sender.send(KafkaClients.offTheCallersThread(Flux.just(record)))
 			.then()
 			.timeout(this.writeTimeout.plusSeconds(2))
 			.onErrorMap((ex) -> !(ex instanceof StreamgateException), StreamgateException::kafkaUnavailable);

@@ -164,12 +164,13 @@ public final class KafkaEventLog implements EventLog {
 							events.get(i).type().value().getBytes(StandardCharsets.UTF_8))));
 			records.add(SenderRecord.create(record, i));
 		}
-		Flux<SenderResult<Integer>> results = (records.size() == 1) ? this.sender.send(Flux.fromIterable(records))
+		Flux<SenderResult<Integer>> results = (records.size() == 1)
+				? this.sender.send(KafkaClients.offTheCallersThread(Flux.fromIterable(records)))
 				: this.transactions
-					.run("tx",
-							() -> this.transactionalSender.sendTransactionally(Flux.just(Flux.fromIterable(records)))
-								.concatMap((batch) -> batch)
-								.collectList())
+					.run("tx", () -> this.transactionalSender
+						.sendTransactionally(Flux.just(KafkaClients.offTheCallersThread(Flux.fromIterable(records))))
+						.concatMap((batch) -> batch)
+						.collectList())
 					.flatMapIterable((list) -> list);
 		return results
 			.map((result) -> new EventPosition(result.recordMetadata().partition(), result.recordMetadata().offset(),
