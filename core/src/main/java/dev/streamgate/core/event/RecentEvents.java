@@ -84,10 +84,6 @@ public final class RecentEvents<T> {
 		return this.entries.size();
 	}
 
-	public long bytes() {
-		return this.bytes;
-	}
-
 	/** Drops everything and gives the bytes back to the budget. */
 	public void clear() {
 		while (!this.entries.isEmpty()) {
