@@ -18,6 +18,14 @@ public interface EventTail {
 	AutoCloseable follow(Topic topic, Listener listener);
 
 	/**
+	 * What the tail is doing, for a log line when a follower waits too long.
+	 * @return a description
+	 */
+	default String describe() {
+		return toString();
+	}
+
+	/**
 	 * Receives a followed topic's events.
 	 */
 	interface Listener {

@@ -1,0 +1,55 @@
+package dev.streamgate.diagnostics;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import reactor.netty.http.HttpResources;
+import reactor.netty.resources.LoopResources;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@ExtendWith(OutputCaptureExtension.class)
+class EventLoopWatchdogTests {
+
+	@Test
+	void aLoopBusyWithOneTaskTooLongIsLoggedWithWhatItRuns(CapturedOutput output) throws Exception {
+		EventLoopWatchdog watchdog = new EventLoopWatchdog(Duration.ofMillis(300));
+		watchdog.start();
+		CountDownLatch release = new CountDownLatch(1);
+		// The watchdog learns each loop's thread first.
+		Thread.sleep(200);
+		try {
+			HttpResources.get().onServer(LoopResources.DEFAULT_NATIVE).next().execute(() -> blockOn(release));
+			await().atMost(Duration.ofSeconds(10)).until(() -> output.getAll().contains("busy with one task"));
+			assertThat(output.getAll()).contains("every connection it serves waits").contains("blockOn");
+		}
+		finally {
+			release.countDown();
+			watchdog.stop();
+		}
+	}
+
+	@Test
+	void zeroTurnsTheWatchOff() {
+		EventLoopWatchdog watchdog = new EventLoopWatchdog(Duration.ZERO);
+		watchdog.start();
+		assertThat(watchdog.isRunning()).isFalse();
+	}
+
+	private static void blockOn(CountDownLatch release) {
+		try {
+			release.await(5, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
