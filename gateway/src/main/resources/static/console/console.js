@@ -174,7 +174,8 @@ async function publish() {
 async function loadStatus() {
   const { json } = await api('GET', `/api/v1/topics/${encodeURIComponent(state.topic.id)}/status`);
   const rows = [
-    ['partitions', json.events.partitions], ['position', json.events.position], ['retained events', json.events.retained],
+    ['storage', state.topic.storage ?? 'dedicated'], ['partitions', json.events.partitions], ['position', json.events.position],
+    ['retained events', json.events.retained ?? 'not counted (shared storage)'],
     ['last event', json.events.lastEventTime ?? '–'], ['subscribers', JSON.stringify(json.subscribers)],
     ['webhooks', JSON.stringify(json.webhooks)],
   ];

@@ -11,7 +11,9 @@ import java.util.stream.Stream;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.kafka.KafkaContainer;
 
+import dev.streamgate.core.event.EventStorageProperties;
 import dev.streamgate.core.kafka.EmbeddedKafkaBroker;
+import dev.streamgate.core.topic.Topic;
 
 /**
  * The one real Kafka broker shared by every test of a test JVM: Testcontainers' Kafka
@@ -42,6 +44,14 @@ public final class TestKafka {
 	 * each other's topics.
 	 * @return a prefix ending in a dot
 	 */
+	/**
+	 * The shared event log as the application configures it by default.
+	 * @return the default storage settings
+	 */
+	public static EventStorageProperties eventStorage() {
+		return new EventStorageProperties(12, Topic.DEFAULT_RETENTION);
+	}
+
 	public static String uniquePrefix() {
 		return "t" + UUID.randomUUID().toString().substring(0, 8) + ".";
 	}

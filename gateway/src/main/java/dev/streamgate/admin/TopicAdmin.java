@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -14,6 +15,7 @@ import tools.jackson.databind.node.ObjectNode;
 import dev.streamgate.core.egress.EgressGuard;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventLogStatus;
+import dev.streamgate.core.event.EventStorageProperties;
 import dev.streamgate.core.event.SnapshotStore;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
@@ -23,6 +25,7 @@ import dev.streamgate.core.role.Role;
 import dev.streamgate.core.topic.MergePatch;
 import dev.streamgate.core.topic.PublisherType;
 import dev.streamgate.core.topic.StoredTopic;
+import dev.streamgate.core.topic.Storage;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicJson;
 import dev.streamgate.core.topic.TopicStore;
@@ -49,9 +52,12 @@ public class TopicAdmin {
 
 	private final Clock clock;
 
+	private final EventStorageProperties storage;
+
 	public TopicAdmin(TopicStore store, EventLog eventLog, SnapshotStore snapshots, EgressGuard egress,
-			WebhookAdmin webhooks) {
+			WebhookAdmin webhooks, EventStorageProperties storage) {
 		this.store = store;
+		this.storage = storage;
 		this.webhooks = webhooks;
 		this.eventLog = eventLog;
 		this.snapshots = snapshots;
@@ -68,7 +74,7 @@ public class TopicAdmin {
 		Topic requested = TopicJson.fromRequest(body);
 		String id = (requested.id() != null) ? requested.id() : generateId();
 		Instant now = now();
-		Topic topic = requested.withId(id).withDefaults().withTimestamps(now, now);
+		Topic topic = chooseStorage(requested.withId(id).withDefaults().withTimestamps(now, now));
 		validate(topic);
 		ensureReady();
 		if (this.store.get(id).isPresent()) {
@@ -127,6 +133,11 @@ public class TopicAdmin {
 		if (topic.payloadType() != previous.payloadType()) {
 			throw new StreamgateException(ProblemType.PAYLOAD_TYPE_IMMUTABLE, "The payload type of '" + id + "' is "
 					+ previous.payloadType() + " and cannot change; create another topic instead");
+		}
+		if (topic.storage() != previous.storage()) {
+			throw new StreamgateException(ProblemType.INVALID_TOPIC,
+					"/storage cannot change: '" + id + "' is " + storageOf(previous) + "; create another topic instead")
+				.withErrors(List.of(new FieldError("/storage", "cannot change")));
 		}
 		validate(topic);
 		if (topic.partitions() < previous.partitions()) {
@@ -190,8 +201,34 @@ public class TopicAdmin {
 		return this.clock.instant().truncatedTo(ChronoUnit.MILLIS);
 	}
 
+	/**
+	 * Shared storage unless the topic needs its own Kafka topic: more than one partition,
+	 * or a retention longer than the shared log's.
+	 */
+	private Topic chooseStorage(Topic topic) {
+		if (topic.storage() != null) {
+			return topic;
+		}
+		boolean fits = topic.partitions() == 1 && topic.retention().compareTo(this.storage.sharedRetention()) <= 0;
+		return topic.withStorage(fits ? Storage.SHARED : Storage.DEDICATED);
+	}
+
+	private static Storage storageOf(Topic topic) {
+		return (topic.storage() != null) ? topic.storage() : Storage.DEDICATED;
+	}
+
 	private void validate(Topic topic) {
-		List<FieldError> errors = TopicValidator.validate(topic);
+		List<FieldError> errors = new ArrayList<>(TopicValidator.validate(topic));
+		if (topic.shared() && topic.partitions() != null && topic.partitions() > 1) {
+			errors.add(new FieldError("/partitions",
+					"a topic in shared storage has one partition; ask for storage dedicated to have more"));
+		}
+		if (topic.shared() && topic.retention() != null
+				&& topic.retention().compareTo(this.storage.sharedRetention()) > 0) {
+			errors.add(new FieldError("/retention",
+					"a topic in shared storage keeps events at most " + this.storage.sharedRetention()
+							+ " (streamgate.events.shared-retention); ask for storage dedicated to keep them longer"));
+		}
 		if (!errors.isEmpty()) {
 			String detail = String.join("; ", errors.stream().map((e) -> e.pointer() + " " + e.detail()).toList());
 			throw new StreamgateException(ProblemType.INVALID_TOPIC, detail).withErrors(errors);

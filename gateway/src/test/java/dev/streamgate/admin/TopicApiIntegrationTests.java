@@ -88,7 +88,7 @@ class TopicApiIntegrationTests {
 				   "headers":{"Authorization":"Bearer x"},"payloadPointer":"/data","timeout":"PT10S",
 				   "retry":{"onStatus":[500,502,503,504],"maxAttempts":3,"initialBackoff":"PT1S","maxBackoff":"PT10S"}},
 				 "subscriptionModes":["snapshot-patch","snapshot-only"],"defaultSubscriptionMode":"snapshot-patch",
-				 "partitions":1,"retention":"P3D","public":true}""".formatted(id)).expectStatus()
+				 "partitions":1,"retention":"P3D","public":true,"storage":"dedicated"}""".formatted(id)).expectStatus()
 			.isCreated()
 			.expectHeader()
 			.location("/api/v1/topics/" + id)
@@ -101,6 +101,8 @@ class TopicApiIntegrationTests {
 			.isEqualTo("/data")
 			.jsonPath("$.retention")
 			.isEqualTo("P3D")
+			.jsonPath("$.storage")
+			.isEqualTo("dedicated")
 			.jsonPath("$.public")
 			.isEqualTo(true)
 			.jsonPath("$.createdAt")
@@ -133,8 +135,56 @@ class TopicApiIntegrationTests {
 			.isEqualTo(1)
 			.jsonPath("$.retention")
 			.isEqualTo("P7D")
+			.jsonPath("$.storage")
+			.isEqualTo("shared")
 			.jsonPath("$.public")
 			.isEqualTo(false);
+	}
+
+	@Test
+	void topicsAreSharedUnlessTheyNeedPartitionsOrRetentionOfTheirOwn() throws Exception {
+		String shared = newId();
+		String partitioned = newId();
+		String kept = newId();
+		create("{\"id\":\"" + shared + "\"}");
+		create("{\"id\":\"" + partitioned + "\",\"partitions\":2}");
+		create("{\"id\":\"" + kept + "\",\"retention\":\"P30D\"}");
+		for (String[] expected : new String[][] { { shared, "shared" }, { partitioned, "dedicated" },
+				{ kept, "dedicated" } }) {
+			this.client.get()
+				.uri("/api/v1/topics/" + expected[0])
+				.exchange()
+				.expectBody()
+				.jsonPath("$.storage")
+				.isEqualTo(expected[1]);
+		}
+		try (Admin admin = kafkaAdmin()) {
+			Set<String> names = admin.listTopics().names().get();
+			assertThat(names).contains(this.prefix + "events", this.prefix + "events." + partitioned,
+					this.prefix + "events." + kept);
+			assertThat(names).doesNotContain(this.prefix + "events." + shared);
+		}
+		// The status of a shared topic: no retained count (it would mean reading the
+		// shared
+		// log), the time of its newest event.
+		this.client.post()
+			.uri("/api/v1/publish/" + shared)
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{\"n\":1}")
+			.exchange()
+			.expectStatus()
+			.isAccepted();
+		String status = this.client.get()
+			.uri("/api/v1/topics/" + shared + "/status")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+		assertThat(status).contains("\"retained\":null", "\"partitions\":1").doesNotContain("\"lastEventTime\":null");
+		ProblemAssertions.expectProblem(patch(shared, "{\"storage\":\"dedicated\"}", null), 400, "invalid-topic");
+		ProblemAssertions.expectProblem(patch(shared, "{\"partitions\":2}", null), 400, "invalid-topic");
 	}
 
 	@Test
@@ -160,6 +210,9 @@ class TopicApiIntegrationTests {
 							default mode not allowed   | {"payloadType":"snapshot","subscriptionModes":["snapshot-only"],"defaultSubscriptionMode":"snapshot-patch"}
 							unknown mode               | {"subscriptionModes":["firehose"]}
 							partitions on snapshot     | {"payloadType":"snapshot","partitions":3}
+							shared with partitions     | {"partitions":2,"storage":"shared"}
+							shared kept too long       | {"retention":"P30D","storage":"shared"}
+							unknown storage            | {"storage":"cloud"}
 							zero partitions            | {"partitions":0}
 							read-only field            | {"createdAt":"2026-01-01T00:00:00Z"}
 							not an object              | ["a"]
@@ -395,7 +448,7 @@ class TopicApiIntegrationTests {
 	@Test
 	void deleteRemovesTheTopicAndItsEventsTopicAndTheIdCanBeReused() throws Exception {
 		String id = newId();
-		create("{\"id\":\"" + id + "\"}");
+		create("{\"id\":\"" + id + "\",\"storage\":\"dedicated\"}");
 		ProblemAssertions.expectProblem(
 				this.client.delete().uri("/api/v1/topics/" + id).header(HttpHeaders.IF_MATCH, "\"424242\"").exchange(),
 				412, "precondition-failed");

@@ -77,7 +77,7 @@ class TwoInstancesIntegrationTests {
 				.post()
 				.uri("/api/v1/topics")
 				.contentType(MediaType.APPLICATION_JSON)
-				.bodyValue("{\"id\":\"keyed\"}")
+				.bodyValue("{\"id\":\"keyed\",\"storage\":\"dedicated\"}")
 				.exchange()
 				.expectStatus()
 				.isCreated();

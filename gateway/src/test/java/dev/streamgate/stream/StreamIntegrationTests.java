@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -109,13 +110,14 @@ class StreamIntegrationTests {
 	@Test
 	void eventModeDeliversEachPublicationWithACursor() {
 		createTopic("{\"id\":\"live-events\"}");
+		List<String> published = new CopyOnWriteArrayList<>();
 		List<ServerSentEvent<String>> events = receive("/api/v1/stream/live-events", null, 5,
-				() -> IntStream.range(0, 5).forEach((i) -> publish("live-events", "{\"n\":" + i + "}")));
+				() -> IntStream.range(0, 5)
+					.forEach((i) -> published.add(publishedId("live-events", "{\"n\":" + i + "}"))));
 		assertThat(data(events)).containsExactly("{\"n\":0}", "{\"n\":1}", "{\"n\":2}", "{\"n\":3}", "{\"n\":4}");
 		assertThat(events).extracting(ServerSentEvent::event).containsOnly("event");
-		assertThat(events).extracting(ServerSentEvent::id)
-			.containsExactlyElementsOf(
-					IntStream.range(0, 5).mapToObj((i) -> at("live-events", Integer.toString(i))).toList());
+		// Each event's id is what its publish answered.
+		assertThat(events).extracting(ServerSentEvent::id).containsExactlyElementsOf(published);
 	}
 
 	@Test
@@ -171,8 +173,10 @@ class StreamIntegrationTests {
 
 	@Test
 	void aCursorOlderThanWhatIsRetainedGetsPositionExpiredThenTheLiveStream() throws Exception {
-		createTopic("{\"id\":\"expiring\"}");
-		createTopic("{\"id\":\"expiring-doc\",\"payloadType\":\"snapshot\"}");
+		// Dedicated: retention is simulated by deleting records of their own Kafka
+		// topics.
+		createTopic("{\"id\":\"expiring\",\"storage\":\"dedicated\"}");
+		createTopic("{\"id\":\"expiring-doc\",\"payloadType\":\"snapshot\",\"storage\":\"dedicated\"}");
 		publishBatch("expiring", IntStream.range(0, 10).mapToObj((i) -> "{\"n\":" + i + "}").toList());
 		for (int v = 0; v < 10; v++) {
 			publish("expiring-doc", "{\"v\":" + v + "}");
@@ -203,7 +207,8 @@ class StreamIntegrationTests {
 	@Test
 	void unchangedDocumentsPublishNothingAndSnapshotOnlySendsWholeDocuments() {
 		createTopic("{\"id\":\"doc-only\",\"payloadType\":\"snapshot\"}");
-		publish("doc-only", "{\"v\":1}");
+		List<String> published = new CopyOnWriteArrayList<>();
+		published.add(publishedId("doc-only", "{\"v\":1}"));
 		List<ServerSentEvent<String>> events = receive("/api/v1/stream/doc-only?mode=snapshot-only", null, 3, () -> {
 			this.client.post()
 				.uri("/api/v1/publish/doc-only")
@@ -215,31 +220,31 @@ class StreamIntegrationTests {
 				.expectBody()
 				.jsonPath("$.changed")
 				.isEqualTo(false);
-			publish("doc-only", "{\"v\":2}");
-			publish("doc-only", "{\"v\":3}");
+			published.add(publishedId("doc-only", "{\"v\":2}"));
+			published.add(publishedId("doc-only", "{\"v\":3}"));
 		});
 		assertThat(events).extracting(ServerSentEvent::event).containsOnly("snapshot");
 		assertThat(data(events)).containsExactly("{\"v\":1}", "{\"v\":2}", "{\"v\":3}");
-		assertThat(events).extracting(ServerSentEvent::id)
-			.containsExactly(at("doc-only", "0"), at("doc-only", "1"), at("doc-only", "2"));
+		assertThat(events).extracting(ServerSentEvent::id).containsExactlyElementsOf(published);
 	}
 
 	@Test
 	void resumeDeliversExactlyTheEventsAfterTheCursorHeaderWinningOverParameter() {
 		createTopic("{\"id\":\"resumed\"}");
 		publishBatch("resumed", IntStream.range(0, 6).mapToObj((i) -> "{\"n\":" + i + "}").toList());
+		// The ids as a client sees them (positions in the shared log, not 0 to 5).
+		List<ServerSentEvent<String>> all = sse().take("/api/v1/stream/resumed?lastEventId=earliest", null, 6);
+		assertThat(data(all)).startsWith("{\"n\":0}").hasSize(6);
+		List<String> ids = all.stream().map(ServerSentEvent::id).toList();
 		// From the recent events kept in memory
-		assertThat(data(sse().take("/api/v1/stream/resumed", at("resumed", "3"), 2))).containsExactly("{\"n\":4}",
-				"{\"n\":5}");
-		assertThat(data(sse().take("/api/v1/stream/resumed?lastEventId=" + at("resumed", "1"), null, 1)))
+		assertThat(data(sse().take("/api/v1/stream/resumed", ids.get(3), 2))).containsExactly("{\"n\":4}", "{\"n\":5}");
+		assertThat(data(sse().take("/api/v1/stream/resumed?lastEventId=" + ids.get(1), null, 1)))
 			.containsExactly("{\"n\":2}");
-		assertThat(data(sse().take("/api/v1/stream/resumed?lastEventId=" + at("resumed", "0"), at("resumed", "4"), 1)))
+		assertThat(data(sse().take("/api/v1/stream/resumed?lastEventId=" + ids.get(0), ids.get(4), 1)))
 			.containsExactly("{\"n\":5}");
-		assertThat(data(sse().take("/api/v1/stream/resumed?lastEventId=earliest", null, 6))).hasSize(6)
-			.startsWith("{\"n\":0}");
 		// Older than the recent events (8 kept): read back from Kafka, then live
 		publishBatch("resumed", IntStream.range(6, 30).mapToObj((i) -> "{\"n\":" + i + "}").toList());
-		List<ServerSentEvent<String>> fromKafka = receive("/api/v1/stream/resumed", at("resumed", "2"), 28,
+		List<ServerSentEvent<String>> fromKafka = receive("/api/v1/stream/resumed", ids.get(2), 28,
 				() -> publish("resumed", "{\"n\":30}"));
 		assertThat(data(fromKafka))
 			.containsExactlyElementsOf(IntStream.rangeClosed(3, 30).mapToObj((i) -> "{\"n\":" + i + "}").toList());
@@ -247,7 +252,7 @@ class StreamIntegrationTests {
 		assertThat(fromKafka.stream().map((event) -> Cursors.offsets(event.id())).map(Long::parseLong).toList())
 			.isSorted()
 			.doesNotHaveDuplicates()
-			.allSatisfy((id) -> assertThat(id).isGreaterThan(2));
+			.allSatisfy((id) -> assertThat(id).isGreaterThan(Long.parseLong(Cursors.offsets(ids.get(2)))));
 	}
 
 	@Test

@@ -1,15 +1,20 @@
 package dev.streamgate.core.event;
 
 import java.util.List;
+import java.util.function.Predicate;
 
 import dev.streamgate.core.topic.Topic;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * The events of each topic, one Kafka topic per streamgate topic.
+ * The events of each topic: in a shared log keyed by topic, or in a log of its own (see
+ * {@link dev.streamgate.core.topic.Storage}).
  */
 public interface EventLog {
+
+	/** How many events back {@link #newest} looks at most. */
+	long NEWEST_SCAN_LIMIT = 100_000;
 
 	/**
 	 * Creates the storage of a new topic's events.
@@ -83,5 +88,33 @@ public interface EventLog {
 	 * @return the cursor
 	 */
 	Mono<Cursor> start(Topic topic);
+
+	/**
+	 * The newest retained event that matches, looked for backwards in growing windows (a
+	 * topic in shared storage interleaves with others, so its last event is not
+	 * necessarily the log's).
+	 * @param topic the topic
+	 * @param which the events looked for
+	 * @return the newest match, empty when none is among the last
+	 * {@value #NEWEST_SCAN_LIMIT} positions of each partition
+	 */
+	default Mono<Event> newest(Topic topic, Predicate<Event> which) {
+		return Mono.zip(start(topic), end(topic))
+			.flatMap((range) -> newest(topic, which, range.getT1(), range.getT2(), 64));
+	}
+
+	private Mono<Event> newest(Topic topic, Predicate<Event> which, Cursor start, Cursor end, long window) {
+		long[] from = new long[end.partitions()];
+		boolean more = false;
+		for (int p = 0; p < from.length; p++) {
+			from[p] = Math.max(start.last(p), end.last(p) - window);
+			more |= from[p] > start.last(p);
+		}
+		Cursor after = Cursor.of(from);
+		boolean again = more && window < NEWEST_SCAN_LIMIT;
+		return read(topic, after, end).filter(which)
+			.reduce((a, b) -> a.publishedAt().isAfter(b.publishedAt()) ? a : b)
+			.switchIfEmpty(Mono.defer(() -> again ? newest(topic, which, start, after, window * 16) : Mono.empty()));
+	}
 
 }

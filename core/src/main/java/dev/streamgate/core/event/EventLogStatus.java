@@ -9,11 +9,13 @@ import io.swagger.v3.oas.annotations.media.Schema;
  *
  * @param partitions partitions of the events topic
  * @param position the cursor after the last event, at which a new subscriber starts
- * @param retained events still retained
+ * @param retained events still retained; {@code null} for a topic in shared storage,
+ * where counting them would mean reading the shared log
  * @param lastEventTime when the last event was published, {@code null} if none was
  */
-public record EventLogStatus(int partitions, String position, long retained, @Schema(types = {
-		"string", "null" }, format = "date-time",
-		description = "null while the topic has no event") Instant lastEventTime){
+public record EventLogStatus(int partitions, String position, @Schema(types = {
+		"integer", "null" }, description = "null for a topic in shared storage") Long retained,
+		@Schema(types = { "string", "null" }, format = "date-time",
+				description = "null while the topic has no event") Instant lastEventTime){
 
 }

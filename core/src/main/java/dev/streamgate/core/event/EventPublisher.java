@@ -116,15 +116,7 @@ public class EventPublisher {
 	 * @return the event, or empty when the topic has none
 	 */
 	public Mono<Event> lastEvent(Topic topic) {
-		return this.log.end(topic).flatMapMany((end) -> {
-			long[] before = new long[end.partitions()];
-			for (int partition = 0; partition < before.length; partition++) {
-				before[partition] = Math.max(-1, end.last(partition) - 1);
-			}
-			return this.log.read(topic, Cursor.of(before), end);
-		})
-			.filter((event) -> event.type() == EventType.EVENT)
-			.reduce((a, b) -> a.publishedAt().isAfter(b.publishedAt()) ? a : b);
+		return this.log.newest(topic, (event) -> event.type() == EventType.EVENT);
 	}
 
 	/**
@@ -146,7 +138,7 @@ public class EventPublisher {
 	 */
 	public Mono<SnapshotDocument> load(Topic topic, Cursor until) {
 		SnapshotDocument checkpointed = this.snapshots.get(topic.id())
-			.filter((checkpoint) -> checkpoint.offset() <= until.last(0))
+			.filter((checkpoint) -> checkpoint.belongsTo(topic) && checkpoint.offset() <= until.last(0))
 			.map((checkpoint) -> new SnapshotDocument(checkpoint.offset(), checkpoint.document()))
 			.orElse(SnapshotDocument.NONE);
 		return this.log.start(topic).flatMap((start) -> {
@@ -243,7 +235,7 @@ public class EventPublisher {
 			return tracked;
 		}
 		SnapshotDocument document = tracked.document();
-		this.snapshots.save(topic.id(), new Checkpoint(document.offset(), document.document()))
+		this.snapshots.save(topic.id(), new Checkpoint(document.offset(), document.document(), topic.incarnation()))
 			.subscribe(null, (ex) -> logger.warn("Checkpoint of " + topic.id() + " failed: " + ex.getMessage()));
 		return new Tracked(document, 0, now);
 	}

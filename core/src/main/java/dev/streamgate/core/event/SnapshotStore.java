@@ -5,6 +5,8 @@ import java.util.Optional;
 import jakarta.json.JsonStructure;
 import reactor.core.publisher.Mono;
 
+import dev.streamgate.core.topic.Topic;
+
 /**
  * Checkpoints of snapshot topics: the current document now and then, so that a node
  * rebuilds it from the checkpoint and the few patches after it instead of from the
@@ -39,8 +41,21 @@ public interface SnapshotStore {
 	 *
 	 * @param offset the offset of the last event applied
 	 * @param document the document
+	 * @param incarnation the incarnation of the topic it belongs to ({@code null} in
+	 * checkpoints written before incarnations were recorded)
 	 */
-	record Checkpoint(long offset, JsonStructure document) {
+	record Checkpoint(long offset, JsonStructure document, String incarnation) {
+
+		/**
+		 * Whether this checkpoint is one of the given topic's, not of an earlier topic of
+		 * the same id: offsets of a shared log keep growing across incarnations.
+		 * @param topic the topic
+		 * @return true when it belongs to the topic
+		 */
+		public boolean belongsTo(Topic topic) {
+			return (this.incarnation != null) ? this.incarnation.equals(topic.incarnation()) : !topic.shared();
+		}
+
 	}
 
 }

@@ -23,6 +23,8 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 
+import dev.streamgate.core.event.EventStorageProperties;
+
 /**
  * Creates streamgate's configuration topics when they are missing, and refuses to start
  * on existing ones whose layout would break the design.
@@ -47,8 +49,11 @@ final class ConfigTopics {
 
 	private final String bootstrapServers;
 
-	ConfigTopics(Admin admin, KafkaClients clients) {
+	private final EventStorageProperties storage;
+
+	ConfigTopics(Admin admin, KafkaClients clients, EventStorageProperties storage) {
 		this.admin = admin;
+		this.storage = storage;
 		this.properties = clients.properties();
 		this.bootstrapServers = clients.bootstrapServers();
 	}
@@ -62,6 +67,13 @@ final class ConfigTopics {
 				new Spec(prefix + "snapshots", 1, false, TopicConfig.CLEANUP_POLICY_COMPACT, Map.of()),
 				new Spec(prefix + "leases", this.properties.leasePartitions(), false, TopicConfig.CLEANUP_POLICY_DELETE,
 						Map.of(TopicConfig.RETENTION_MS_CONFIG, "60000")),
+				// The shared event log: a topic's partition is the hash of its id modulo
+				// the
+				// count, which therefore can never change.
+				new Spec(KafkaEventLog.sharedName(prefix), this.storage.sharedPartitions(), true,
+						TopicConfig.CLEANUP_POLICY_DELETE,
+						Map.of(TopicConfig.RETENTION_MS_CONFIG,
+								Long.toString(this.storage.sharedRetention().toMillis()))),
 				new Spec(prefix + "attempts", 1, false, TopicConfig.CLEANUP_POLICY_DELETE,
 						Map.of(TopicConfig.RETENTION_MS_CONFIG, retentionMs)),
 				// Compacted to the newest answer per key, and deleted once no dedupe

@@ -9,6 +9,7 @@ import org.springframework.context.annotation.Configuration;
 import reactor.core.publisher.Mono;
 import reactor.kafka.sender.KafkaSender;
 
+import dev.streamgate.core.event.EventStorageProperties;
 import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.webhook.WebhookStore;
 
@@ -18,7 +19,7 @@ import dev.streamgate.core.webhook.WebhookStore;
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({ KafkaConnectionProperties.class, StreamgateKafkaProperties.class,
-		EmbeddedKafkaProperties.class })
+		EmbeddedKafkaProperties.class, EventStorageProperties.class })
 public class KafkaConfiguration {
 
 	@Bean(destroyMethod = "close")
@@ -43,8 +44,9 @@ public class KafkaConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	KafkaTopicStore topicStore(KafkaClients clients, Admin kafkaAdmin, KafkaSender<String, byte[]> configSender) {
-		new ConfigTopics(kafkaAdmin, clients).ensure();
+	KafkaTopicStore topicStore(KafkaClients clients, Admin kafkaAdmin, KafkaSender<String, byte[]> configSender,
+			EventStorageProperties storage) {
+		new ConfigTopics(kafkaAdmin, clients, storage).ensure();
 		KafkaTopicStore store = new KafkaTopicStore(clients, configSender);
 		store.start();
 		// As Kafka Connect's config store does: start serving once the definitions are
@@ -65,8 +67,8 @@ public class KafkaConfiguration {
 
 	@Bean
 	KafkaEventLog eventLog(Admin kafkaAdmin, KafkaClients clients, KafkaSender<String, byte[]> eventSender,
-			KafkaSender<String, byte[]> eventBatchSender) {
-		return new KafkaEventLog(kafkaAdmin, clients, eventSender, eventBatchSender);
+			KafkaSender<String, byte[]> eventBatchSender, EventStorageProperties storage) {
+		return new KafkaEventLog(kafkaAdmin, clients, eventSender, eventBatchSender, storage);
 	}
 
 	@Bean(destroyMethod = "close")

@@ -33,6 +33,7 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.utils.Utils;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -47,6 +48,7 @@ import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventLogStatus;
 import dev.streamgate.core.event.EventPosition;
+import dev.streamgate.core.event.EventStorageProperties;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.OutgoingEvent;
 import dev.streamgate.core.problem.ProblemType;
@@ -55,11 +57,29 @@ import dev.streamgate.core.support.SerialQueue;
 import dev.streamgate.core.topic.Topic;
 
 /**
- * Each topic's events in the Kafka topic {@code <prefix>events.<id>}, retained by time.
+ * Topics' events in Kafka, in one of two layouts.
+ * <p>
+ * Shared storage: the Kafka topic {@code <prefix>events} with a fixed number of
+ * partitions holds the events of every shared topic. A topic's events are all in the
+ * partition its id hashes to (murmur2, as Kafka's default partitioner), record key =
+ * topic id, header {@code streamgate-incarnation} = the topic's incarnation, so that a
+ * topic created again under the same id never reads its predecessor's events. A shared
+ * topic has one logical partition whose offsets are the shared partition's: its cursor is
+ * a position in that partition, and the events after it are the records after it with the
+ * topic's key and incarnation. Deleting such a topic deletes nothing in Kafka; its
+ * records age out with the shared log's retention. A topic with a shorter retention sees
+ * only what is younger than it (the rest is filtered out on reads).
+ * <p>
+ * Dedicated storage: the Kafka topic {@code <prefix>events.<id>} with the topic's own
+ * partitions and retention, created and deleted with it.
+ * <p>
+ * Every record has the header {@code streamgate-type} (snapshot, patch, event, problem).
  */
 public final class KafkaEventLog implements EventLog {
 
 	static final String TYPE_HEADER = "streamgate-type";
+
+	static final String INCARNATION_HEADER = "streamgate-incarnation";
 
 	private static final Duration READ_POLL = Duration.ofMillis(200);
 
@@ -78,22 +98,72 @@ public final class KafkaEventLog implements EventLog {
 
 	private final Duration writeTimeout;
 
+	private final String sharedName;
+
+	private final int sharedPartitions;
+
 	KafkaEventLog(Admin admin, KafkaClients clients, KafkaSender<String, byte[]> sender,
-			KafkaSender<String, byte[]> transactionalSender) {
+			KafkaSender<String, byte[]> transactionalSender, EventStorageProperties storage) {
 		this.admin = admin;
 		this.clients = clients;
 		this.prefix = clients.properties().topicPrefix();
 		this.sender = sender;
 		this.transactionalSender = transactionalSender;
 		this.writeTimeout = clients.properties().writeTimeout();
+		this.sharedName = sharedName(this.prefix);
+		this.sharedPartitions = storage.sharedPartitions();
+	}
+
+	static String sharedName(String prefix) {
+		return prefix + "events";
 	}
 
 	String name(String topicId) {
 		return this.prefix + "events." + topicId;
 	}
 
+	/**
+	 * Tells the followers of one topic from the others in the tail: the Kafka topic of a
+	 * dedicated topic, the id and incarnation of a shared one.
+	 */
+	String route(Topic topic) {
+		return topic.shared() ? topic.id() + "@" + topic.incarnation() : name(topic.id());
+	}
+
+	String route(ConsumerRecord<String, byte[]> record) {
+		if (!record.topic().equals(this.sharedName)) {
+			return record.topic();
+		}
+		Header incarnation = record.headers().lastHeader(INCARNATION_HEADER);
+		return record.key() + "@"
+				+ ((incarnation != null) ? new String(incarnation.value(), StandardCharsets.UTF_8) : "");
+	}
+
+	/**
+	 * The Kafka partitions of a topic, by logical partition: the one shared partition of
+	 * a shared topic, the partitions of its own topic otherwise.
+	 */
+	List<TopicPartition> partitions(Topic topic) {
+		if (topic.shared()) {
+			return List.of(new TopicPartition(this.sharedName,
+					Utils.toPositive(Utils.murmur2(topic.id().getBytes(StandardCharsets.UTF_8)))
+							% this.sharedPartitions));
+		}
+		return IntStream.range(0, topic.partitions())
+			.mapToObj((partition) -> new TopicPartition(name(topic.id()), partition))
+			.toList();
+	}
+
+	/** The partition of a record as its topic's cursors count it. */
+	private int logical(TopicPartition partition) {
+		return partition.topic().equals(this.sharedName) ? 0 : partition.partition();
+	}
+
 	@Override
 	public Mono<Void> create(Topic topic) {
+		if (topic.shared()) {
+			return Mono.empty();
+		}
 		NewTopic events = new NewTopic(name(topic.id()), Optional.of(topic.partitions()), Optional.empty())
 			.configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,
 					TopicConfig.RETENTION_MS_CONFIG, Long.toString(topic.retention().toMillis())));
@@ -110,6 +180,11 @@ public final class KafkaEventLog implements EventLog {
 
 	@Override
 	public Mono<Void> update(Topic previous, Topic topic) {
+		if (topic.shared()) {
+			// Retention is applied on reads; the partitions of a shared topic never
+			// change.
+			return Mono.empty();
+		}
 		Mono<Void> retention = Mono.empty();
 		if (!previous.retention().equals(topic.retention())) {
 			AlterConfigOp op = new AlterConfigOp(
@@ -129,6 +204,8 @@ public final class KafkaEventLog implements EventLog {
 
 	@Override
 	public Mono<Void> delete(String topicId) {
+		// A shared topic has no Kafka topic of its own: nothing is found, nothing
+		// deleted.
 		return call(() -> this.admin.deleteTopics(List.of(name(topicId))).all())
 			.onErrorResume(UnknownTopicOrPartitionException.class, (ex) -> Mono.empty());
 	}
@@ -136,6 +213,13 @@ public final class KafkaEventLog implements EventLog {
 	@Override
 	public Mono<EventLogStatus> status(Topic topic) {
 		List<TopicPartition> partitions = partitions(topic);
+		if (topic.shared()) {
+			// Counting a topic's records in a shared partition would mean reading it: the
+			// retained count is left out, the last event time is the newest event's.
+			return end(topic).flatMap((end) -> newest(topic, (event) -> true)
+				.map((event) -> new EventLogStatus(1, CursorFormat.of(topic).format(end), null, event.publishedAt()))
+				.defaultIfEmpty(new EventLogStatus(1, CursorFormat.of(topic).format(end), null, null)));
+		}
 		return Mono
 			.zip(offsets(partitions, OffsetSpec.earliest()), offsets(partitions, OffsetSpec.latest()),
 					offsets(partitions, OffsetSpec.maxTimestamp()))
@@ -158,10 +242,16 @@ public final class KafkaEventLog implements EventLog {
 	@Override
 	public Mono<List<EventPosition>> append(Topic topic, List<OutgoingEvent> events) {
 		List<SenderRecord<String, byte[], Integer>> records = new ArrayList<>();
+		TopicPartition shared = topic.shared() ? partitions(topic).get(0) : null;
 		for (int i = 0; i < events.size(); i++) {
-			ProducerRecord<String, byte[]> record = new ProducerRecord<String, byte[]>(name(topic.id()), null,
-					(String) null, events.get(i).data(), List.of(new RecordHeader(TYPE_HEADER,
-							events.get(i).type().value().getBytes(StandardCharsets.UTF_8))));
+			RecordHeader type = new RecordHeader(TYPE_HEADER,
+					events.get(i).type().value().getBytes(StandardCharsets.UTF_8));
+			ProducerRecord<String, byte[]> record = (shared != null)
+					? new ProducerRecord<>(shared.topic(), shared.partition(), topic.id(), events.get(i).data(),
+							List.of(type,
+									new RecordHeader(INCARNATION_HEADER,
+											topic.incarnation().getBytes(StandardCharsets.UTF_8))))
+					: new ProducerRecord<>(name(topic.id()), null, (String) null, events.get(i).data(), List.of(type));
 			records.add(SenderRecord.create(record, i));
 		}
 		Flux<SenderResult<Integer>> results = (records.size() == 1)
@@ -173,8 +263,8 @@ public final class KafkaEventLog implements EventLog {
 						.collectList())
 					.flatMapIterable((list) -> list);
 		return results
-			.map((result) -> new EventPosition(result.recordMetadata().partition(), result.recordMetadata().offset(),
-					topic.partitions()))
+			.map((result) -> new EventPosition(topic.shared() ? 0 : result.recordMetadata().partition(),
+					result.recordMetadata().offset(), topic.partitions()))
 			.collectList()
 			.timeout(this.writeTimeout.plusSeconds(2))
 			.onErrorMap((ex) -> !(ex instanceof StreamgateException), StreamgateException::kafkaUnavailable);
@@ -183,8 +273,9 @@ public final class KafkaEventLog implements EventLog {
 	@Override
 	public Flux<Event> read(Topic topic, Cursor after, Cursor until) {
 		List<TopicPartition> wanted = partitions(topic).stream()
-			.filter((p) -> until.last(p.partition()) > after.last(p.partition()))
+			.filter((p) -> until.last(logical(p)) > after.last(logical(p)))
 			.toList();
+		String route = route(topic);
 		if (wanted.isEmpty()) {
 			return Flux.empty();
 		}
@@ -192,19 +283,20 @@ public final class KafkaEventLog implements EventLog {
 			KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(this.clients.consumer("read"),
 					new StringDeserializer(), new ByteArrayDeserializer());
 			consumer.assign(wanted);
-			wanted.forEach((p) -> consumer.seek(p, after.last(p.partition()) + 1));
+			wanted.forEach((p) -> consumer.seek(p, after.last(logical(p)) + 1));
 			return consumer;
 		}, (consumer) -> Flux.<List<Event>>generate((sink) -> {
 			boolean done = wanted.stream()
-				.allMatch((p) -> consumer.position(p, this.writeTimeout) > until.last(p.partition()));
+				.allMatch((p) -> consumer.position(p, this.writeTimeout) > until.last(logical(p)));
 			if (done) {
 				sink.complete();
 				return;
 			}
 			List<Event> batch = new ArrayList<>();
 			for (ConsumerRecord<String, byte[]> record : consumer.poll(READ_POLL)) {
-				if (record.offset() <= until.last(record.partition())) {
-					batch.add(toEvent(record));
+				if (record.offset() <= until.last(logical(new TopicPartition(record.topic(), record.partition())))
+						&& route.equals(route(record))) {
+					batch.add(event(record));
 				}
 			}
 			sink.next(batch);
@@ -228,7 +320,7 @@ public final class KafkaEventLog implements EventLog {
 				for (TopicPartition partition : partitions) {
 					long found = offsets.getT1().get(partition).offset();
 					long next = (found >= 0) ? found : offsets.getT2().get(partition).offset();
-					last[partition.partition()] = next - 1;
+					last[logical(partition)] = next - 1;
 				}
 				return Cursor.of(last);
 			});
@@ -237,30 +329,32 @@ public final class KafkaEventLog implements EventLog {
 	@Override
 	public Mono<Cursor> start(Topic topic) {
 		List<TopicPartition> partitions = partitions(topic);
-		return offsets(partitions, OffsetSpec.earliest()).map((offsets) -> cursor(partitions, offsets));
+		Mono<Cursor> earliest = offsets(partitions, OffsetSpec.earliest())
+			.map((offsets) -> cursor(partitions, offsets));
+		if (!topic.shared()) {
+			return earliest;
+		}
+		// The shared log may keep events longer than this topic asked for: what is older
+		// than the topic's retention is gone as far as its subscribers can tell.
+		return Mono.zip(earliest, at(topic, Instant.now().minus(topic.retention())))
+			.map((both) -> both.getT1().max(both.getT2()));
 	}
 
-	static Event toEvent(ConsumerRecord<String, byte[]> record) {
+	Event event(ConsumerRecord<String, byte[]> record) {
 		Header type = record.headers().lastHeader(TYPE_HEADER);
 		return new Event(
-				record.partition(), record.offset(), (type != null)
+				logical(new TopicPartition(record.topic(), record.partition())), record.offset(), (type != null)
 						? EventType.fromValue(new String(type.value(), StandardCharsets.UTF_8)) : EventType.EVENT,
 				Instant.ofEpochMilli(record.timestamp()), record.value());
 	}
 
 	/** The cursor just before the given next offsets. */
-	private static Cursor cursor(List<TopicPartition> partitions, Map<TopicPartition, ListOffsetsResultInfo> next) {
+	private Cursor cursor(List<TopicPartition> partitions, Map<TopicPartition, ListOffsetsResultInfo> next) {
 		long[] last = new long[partitions.size()];
 		for (TopicPartition partition : partitions) {
-			last[partition.partition()] = next.get(partition).offset() - 1;
+			last[logical(partition)] = next.get(partition).offset() - 1;
 		}
 		return Cursor.of(last);
-	}
-
-	private List<TopicPartition> partitions(Topic topic) {
-		return IntStream.range(0, topic.partitions())
-			.mapToObj((partition) -> new TopicPartition(name(topic.id()), partition))
-			.toList();
 	}
 
 	private Mono<Map<TopicPartition, ListOffsetsResultInfo>> offsets(List<TopicPartition> partitions, OffsetSpec spec) {

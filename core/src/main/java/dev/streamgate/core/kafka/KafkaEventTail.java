@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -48,7 +47,7 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	private static final Duration POLL = Duration.ofMillis(100);
 
 	/** A start still pending after this long is reported once. */
-	private static final Duration SLOW_START = Duration.ofSeconds(30);
+	private static final Duration SLOW_START = Duration.ofSeconds(10);
 
 	private final KafkaClients clients;
 
@@ -56,8 +55,17 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 
 	private final LinkedBlockingQueue<Runnable> commands = new LinkedBlockingQueue<>();
 
-	/** By Kafka topic: an SSE hub and a webhook feed of the same topic both listen. */
+	/**
+	 * By route (see {@link KafkaEventLog#route}): an SSE hub and a webhook feed of the
+	 * same topic both listen.
+	 */
 	private final Map<String, List<Listener>> listeners = new HashMap<>();
+
+	/**
+	 * How many followers (started or pending) read each assigned partition: a shared
+	 * partition carries many topics.
+	 */
+	private final Map<TopicPartition, Integer> readers = new HashMap<>();
 
 	/** Followers waiting for their start position, in the order they asked. */
 	private final List<Following> pending = new ArrayList<>();
@@ -67,6 +75,10 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	private volatile boolean running = true;
 
 	private Thread thread;
+
+	private volatile long polledAt = System.nanoTime();
+
+	private volatile String pendingNames = "[]";
 
 	KafkaEventTail(KafkaClients clients, KafkaEventLog eventLog) {
 		this.clients = clients;
@@ -80,11 +92,8 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 			this.thread.setDaemon(true);
 			this.thread.start();
 		}
-		String name = this.eventLog.name(topic.id());
-		List<TopicPartition> partitions = IntStream.range(0, topic.partitions())
-			.mapToObj((p) -> new TopicPartition(name, p))
-			.toList();
-		Following following = new Following(name, partitions, listener, System.nanoTime());
+		Following following = new Following(this.eventLog.route(topic), this.eventLog.partitions(topic), listener,
+				System.nanoTime());
 		submit(() -> start(following));
 		return () -> {
 			following.stopped = true;
@@ -101,27 +110,32 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	}
 
 	private void start(Following following) {
-		if (following.stopped) {
+		if (following.stopped || this.pending.contains(following)) {
 			return;
 		}
-		if (!this.listeners.containsKey(following.name) && !isPending(following.name)) {
+		List<TopicPartition> added = following.partitions.stream()
+			.filter((partition) -> !this.readers.containsKey(partition))
+			.toList();
+		if (!added.isEmpty()) {
 			Set<TopicPartition> assignment = new HashSet<>(this.consumer.assignment());
-			assignment.addAll(following.partitions);
+			assignment.addAll(added);
 			this.consumer.assign(assignment);
-			this.consumer.seekToEnd(following.partitions);
+			this.consumer.seekToEnd(added);
 		}
+		following.partitions.forEach((partition) -> this.readers.merge(partition, 1, Integer::sum));
 		this.pending.add(following);
+		this.pendingNames = pendingNames();
 	}
 
-	private boolean isPending(String name) {
-		return this.pending.stream().anyMatch((following) -> following.name.equals(name));
+	private String pendingNames() {
+		return this.pending.stream().map((following) -> following.name).toList().toString();
 	}
 
 	/**
-	 * Starts the pending followers whose positions Kafka knows now. A topic already
-	 * followed is not sought again: its other listeners would miss the events between
-	 * their position and the end. The new listener starts where the consumer stands,
-	 * which the others have seen.
+	 * Starts the pending followers whose positions Kafka knows now. A partition already
+	 * read is not sought again: its other listeners would miss the events between their
+	 * position and the end. The new listener starts where the consumer stands, which the
+	 * others have seen.
 	 */
 	private void startPending() {
 		for (Iterator<Following> it = this.pending.iterator(); it.hasNext();) {
@@ -132,6 +146,7 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 				continue;
 			}
 			it.remove();
+			this.pendingNames = pendingNames();
 			this.listeners.computeIfAbsent(following.name, (key) -> new ArrayList<>()).add(following.listener);
 			following.listener.onStart(start);
 		}
@@ -144,12 +159,13 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	private Cursor knownPosition(Following following) {
 		long[] last = new long[following.partitions.size()];
 		try {
-			for (TopicPartition partition : following.partitions) {
-				last[partition.partition()] = this.consumer.position(partition, Duration.ZERO) - 1;
+			for (int i = 0; i < last.length; i++) {
+				last[i] = this.consumer.position(following.partitions.get(i), Duration.ZERO) - 1;
 			}
 			return Cursor.of(last);
 		}
 		catch (TimeoutException ex) {
+			following.problem = ex.getMessage();
 			return null;
 		}
 		catch (WakeupException ex) {
@@ -158,6 +174,7 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 		catch (KafkaException | IllegalStateException ex) {
 			// One follower's trouble must not stop the others' starts: it stays pending.
 			logger.debug("Event tail: no position for " + following.name + " yet: " + ex.getMessage());
+			following.problem = ex.toString();
 			return null;
 		}
 	}
@@ -166,25 +183,35 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 		if (!following.reported && System.nanoTime() - following.since > SLOW_START.toNanos()) {
 			following.reported = true;
 			logger.warn("Event tail: " + following.name + " has no known position after " + SLOW_START.toSeconds()
-					+ " s (deleted, or Kafka unreachable); it stays pending until followed no more");
+					+ " s (deleted, or Kafka unreachable): " + following.problem + "; assigned "
+					+ this.consumer.assignment().size() + " partitions; it stays pending until followed no more");
 		}
 	}
 
 	private void stop(Following following) {
-		this.pending.remove(following);
+		boolean wasPending = this.pending.remove(following);
+		this.pendingNames = pendingNames();
 		List<Listener> followers = this.listeners.get(following.name);
-		if (followers != null) {
-			followers.remove(following.listener);
-			if (followers.isEmpty()) {
-				this.listeners.remove(following.name);
-			}
+		boolean wasListening = followers != null && followers.remove(following.listener);
+		if (followers != null && followers.isEmpty()) {
+			this.listeners.remove(following.name);
 		}
-		if (this.listeners.containsKey(following.name) || isPending(following.name)) {
+		if (!wasPending && !wasListening) {
+			// never started, or stopped already
 			return;
 		}
-		List<TopicPartition> assignment = new ArrayList<>(this.consumer.assignment());
-		assignment.removeIf((partition) -> partition.topic().equals(following.name));
-		this.consumer.assign(assignment);
+		List<TopicPartition> unread = new ArrayList<>();
+		for (TopicPartition partition : following.partitions) {
+			if (this.readers.merge(partition, -1, Integer::sum) <= 0) {
+				this.readers.remove(partition);
+				unread.add(partition);
+			}
+		}
+		if (!unread.isEmpty()) {
+			List<TopicPartition> assignment = new ArrayList<>(this.consumer.assignment());
+			assignment.removeAll(unread);
+			this.consumer.assign(assignment);
+		}
 	}
 
 	private void run() {
@@ -205,6 +232,7 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 					for (ConsumerRecord<String, byte[]> record : kafkaConsumer.poll(POLL)) {
 						dispatch(record);
 					}
+					this.polledAt = System.nanoTime();
 					startPending();
 				}
 				catch (WakeupException ex) {
@@ -248,18 +276,34 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	}
 
 	private void dispatch(ConsumerRecord<String, byte[]> record) {
-		List<Listener> following = this.listeners.get(record.topic());
+		List<Listener> following = this.listeners.get(this.eventLog.route(record));
 		if (following == null) {
 			return;
 		}
 		for (Listener listener : following) {
 			try {
-				listener.onEvent(KafkaEventLog.toEvent(record));
+				listener.onEvent(this.eventLog.event(record));
 			}
 			catch (RuntimeException ex) {
 				logger.error("Listener of " + record.topic() + " failed", ex);
 			}
 		}
+	}
+
+	@Override
+	public String describe() {
+		Thread current = this.thread;
+		StringBuilder text = new StringBuilder("last poll ")
+			.append(Duration.ofNanos(System.nanoTime() - this.polledAt).toMillis())
+			.append(" ms ago, pending starts ")
+			.append(this.pendingNames);
+		if (current != null) {
+			text.append(", thread ").append(current.getState()).append(':');
+			for (StackTraceElement frame : current.getStackTrace()) {
+				text.append("\n\tat ").append(frame);
+			}
+		}
+		return text.toString();
 	}
 
 	@Override
@@ -281,8 +325,10 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	/** One listener of one topic, from its follow request to its stop. */
 	private static final class Following {
 
+		/** The route of the topic's records. */
 		final String name;
 
+		/** The Kafka partitions read, by logical partition. */
 		final List<TopicPartition> partitions;
 
 		final Listener listener;
@@ -292,6 +338,8 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 		volatile boolean stopped;
 
 		boolean reported;
+
+		String problem;
 
 		Following(String name, List<TopicPartition> partitions, Listener listener, long since) {
 			this.name = name;

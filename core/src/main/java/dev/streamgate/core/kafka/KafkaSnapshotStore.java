@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonStructure;
 import reactor.core.publisher.Mono;
 import reactor.kafka.sender.KafkaSender;
@@ -41,9 +42,14 @@ final class KafkaSnapshotStore implements SnapshotStore, AutoCloseable {
 		}
 		JsonObject value = JsonPatches.read(entry.value()).asJsonObject();
 		Checkpoint checkpoint = new Checkpoint(value.getJsonNumber("offset").longValueExact(),
-				(JsonStructure) value.get("document"));
+				(JsonStructure) value.get("document"), value.getString("incarnation", null));
+		// Of one topic the furthest checkpoint wins (nodes may write out of order); a
+		// checkpoint of another incarnation replaces the previous one.
 		this.checkpoints.merge(entry.key(), checkpoint,
-				(current, next) -> (next.offset() >= current.offset()) ? next : current);
+				(current,
+						next) -> (next.offset() >= current.offset()
+								|| !java.util.Objects.equals(next.incarnation(), current.incarnation())) ? next
+										: current);
 	}
 
 	@Override
@@ -53,11 +59,13 @@ final class KafkaSnapshotStore implements SnapshotStore, AutoCloseable {
 
 	@Override
 	public Mono<Void> save(String topicId, Checkpoint checkpoint) {
-		JsonObject value = Json.createObjectBuilder()
+		JsonObjectBuilder value = Json.createObjectBuilder()
 			.add("offset", checkpoint.offset())
-			.add("document", checkpoint.document())
-			.build();
-		return this.log.write(topicId, JsonPatches.write(value)).then();
+			.add("document", checkpoint.document());
+		if (checkpoint.incarnation() != null) {
+			value.add("incarnation", checkpoint.incarnation());
+		}
+		return this.log.write(topicId, JsonPatches.write(value.build())).then();
 	}
 
 	@Override

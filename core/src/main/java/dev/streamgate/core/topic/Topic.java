@@ -25,6 +25,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param defaultSubscriptionMode the mode of subscribers that ask for none
  * @param partitions partitions of the events topic
  * @param retention how long events are kept, and so how far back a client can resume
+ * @param storage where the events live; a topic stored before storage was chosen has none
+ * and is dedicated
  * @param isPublic whether anyone may subscribe without a token
  * @param createdAt when the topic was created
  * @param updatedAt when the topic last changed
@@ -42,6 +44,7 @@ public record Topic(
 				defaultValue = "1") Integer partitions,
 		@Schema(type = "string", format = "duration", description = "ISO-8601, PT1M to P3650D",
 				example = "P7D") Duration retention,
+		@Schema(description = "shared (default when partitions is 1 and retention fits the shared log's) or dedicated; cannot change after creation") Storage storage,
 		@Schema(description = "anyone may subscribe without a token",
 				defaultValue = "false") @JsonProperty("public") Boolean isPublic,
 		@Schema(accessMode = Schema.AccessMode.READ_ONLY) Instant createdAt,
@@ -66,7 +69,7 @@ public record Topic(
 		return new Topic(this.id, (this.name != null) ? this.name : this.id, type,
 				(this.publisher != null) ? this.publisher.withDefaults() : Publisher.HTTP_POST, modes, defaultMode,
 				(this.partitions != null) ? this.partitions : 1,
-				(this.retention != null) ? this.retention : DEFAULT_RETENTION,
+				(this.retention != null) ? this.retention : DEFAULT_RETENTION, this.storage,
 				(this.isPublic != null) ? this.isPublic : Boolean.FALSE, this.createdAt, this.updatedAt);
 	}
 
@@ -77,8 +80,8 @@ public record Topic(
 	 */
 	public Topic withId(String newId) {
 		return new Topic(newId, this.name, this.payloadType, this.publisher, this.subscriptionModes,
-				this.defaultSubscriptionMode, this.partitions, this.retention, this.isPublic, this.createdAt,
-				this.updatedAt);
+				this.defaultSubscriptionMode, this.partitions, this.retention, this.storage, this.isPublic,
+				this.createdAt, this.updatedAt);
 	}
 
 	/**
@@ -88,8 +91,27 @@ public record Topic(
 	 */
 	public Topic withPublisher(Publisher newPublisher) {
 		return new Topic(this.id, this.name, this.payloadType, newPublisher.withDefaults(), this.subscriptionModes,
-				this.defaultSubscriptionMode, this.partitions, this.retention, this.isPublic, this.createdAt,
-				this.updatedAt);
+				this.defaultSubscriptionMode, this.partitions, this.retention, this.storage, this.isPublic,
+				this.createdAt, this.updatedAt);
+	}
+
+	/**
+	 * This topic stored as given.
+	 * @param newStorage the storage
+	 * @return a copy
+	 */
+	public Topic withStorage(Storage newStorage) {
+		return new Topic(this.id, this.name, this.payloadType, this.publisher, this.subscriptionModes,
+				this.defaultSubscriptionMode, this.partitions, this.retention, newStorage, this.isPublic,
+				this.createdAt, this.updatedAt);
+	}
+
+	/**
+	 * Whether the events live in the shared log.
+	 * @return true for shared storage
+	 */
+	public boolean shared() {
+		return this.storage == Storage.SHARED;
 	}
 
 	/**
@@ -100,7 +122,8 @@ public record Topic(
 	 */
 	public Topic withTimestamps(Instant created, Instant updated) {
 		return new Topic(this.id, this.name, this.payloadType, this.publisher, this.subscriptionModes,
-				this.defaultSubscriptionMode, this.partitions, this.retention, this.isPublic, created, updated);
+				this.defaultSubscriptionMode, this.partitions, this.retention, this.storage, this.isPublic, created,
+				updated);
 	}
 
 	/**

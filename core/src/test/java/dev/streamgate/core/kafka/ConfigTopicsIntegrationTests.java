@@ -40,7 +40,8 @@ class ConfigTopicsIntegrationTests {
 	}
 
 	private static ConfigTopics configTopics(String prefix) {
-		return new ConfigTopics(admin, new KafkaClients(TestKafka.bootstrapServers(), Map.of(), properties(prefix)));
+		return new ConfigTopics(admin, new KafkaClients(TestKafka.bootstrapServers(), Map.of(), properties(prefix)),
+				TestKafka.eventStorage());
 	}
 
 	@Test

@@ -2,6 +2,8 @@ package dev.streamgate.core.kafka;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -10,6 +12,7 @@ import java.util.stream.IntStream;
 
 import jakarta.json.Json;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,6 +25,7 @@ import dev.streamgate.core.event.EventTail;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.OutgoingEvent;
 import dev.streamgate.core.event.SnapshotStore.Checkpoint;
+import dev.streamgate.core.topic.Storage;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.support.TestKafka;
 
@@ -49,7 +53,7 @@ class KafkaEventLogIntegrationTests {
 		this.admin = this.clients.admin();
 		this.sender = this.clients.sender("test");
 		this.batchSender = this.clients.transactionalSender("test-batch");
-		this.log = new KafkaEventLog(this.admin, this.clients, this.sender, this.batchSender);
+		this.log = new KafkaEventLog(this.admin, this.clients, this.sender, this.batchSender, TestKafka.eventStorage());
 	}
 
 	@AfterEach
@@ -60,7 +64,8 @@ class KafkaEventLogIntegrationTests {
 	}
 
 	private Topic createTopic(String id, int partitions) {
-		Topic topic = new Topic(id, null, null, null, null, null, partitions, null, null, null, null).withDefaults();
+		Topic topic = new Topic(id, null, null, null, null, null, partitions, null, null, null, null, null)
+			.withDefaults();
 		this.log.create(topic).block(TIMEOUT);
 		return topic;
 	}
@@ -173,6 +178,86 @@ class KafkaEventLogIntegrationTests {
 		}
 	}
 
+	@Test
+	void topicsSharingAPartitionSeeOnlyTheirOwnEventsAndANewIncarnationNoneOfItsPredecessors() throws Exception {
+		new ConfigTopics(this.admin, this.clients, TestKafka.eventStorage()).ensure();
+		Topic alpha = sharedTopic("alpha", 1000);
+		Topic beta = sharedTopic(collidingWith(alpha), 1000);
+		assertThat(this.log.partitions(beta)).isEqualTo(this.log.partitions(alpha));
+		Cursor before = this.log.end(alpha).block(TIMEOUT);
+		List<String> order = List.of("a1", "b1", "a2", "b2", "a3");
+		List<EventPosition> positions = new ArrayList<>();
+		for (String name : order) {
+			Topic topic = name.startsWith("a") ? alpha : beta;
+			positions.addAll(this.log.append(topic, List.of(event("\"" + name + "\""))).block(TIMEOUT));
+		}
+		Cursor end = this.log.end(alpha).block(TIMEOUT);
+		assertThat(data(this.log.read(alpha, before, end).collectList().block(TIMEOUT))).containsExactly("\"a1\"",
+				"\"a2\"", "\"a3\"");
+		assertThat(data(this.log.read(beta, before, end).collectList().block(TIMEOUT))).containsExactly("\"b1\"",
+				"\"b2\"");
+		// A cursor is a position in the shared partition: resuming from a1 gives a2, a3.
+		Cursor afterA1 = Cursor.of(positions.get(0).offset());
+		assertThat(data(this.log.read(alpha, afterA1, end).collectList().block(TIMEOUT))).containsExactly("\"a2\"",
+				"\"a3\"");
+		assertThat(this.log.newest(alpha, (event) -> true).map((event) -> new String(event.data())).block(TIMEOUT))
+			.isEqualTo("\"a3\"");
+		// The same id created again: none of the earlier topic's events are its own.
+		Topic alphaAgain = sharedTopic("alpha", 2000);
+		assertThat(this.log.read(alphaAgain, before, end).collectList().block(TIMEOUT)).isEmpty();
+		assertThat(this.log.newest(alphaAgain, (event) -> true).blockOptional(TIMEOUT)).isEmpty();
+	}
+
+	@Test
+	void theTailSeparatesTopicsThatShareAPartition() throws Exception {
+		new ConfigTopics(this.admin, this.clients, TestKafka.eventStorage()).ensure();
+		Topic alpha = sharedTopic("tail-alpha", 1000);
+		Topic beta = sharedTopic(collidingWith(alpha), 1000);
+		List<Event> alphaEvents = new CopyOnWriteArrayList<>();
+		List<Event> betaEvents = new CopyOnWriteArrayList<>();
+		AtomicReference<Cursor> alphaStart = new AtomicReference<>();
+		AtomicReference<Cursor> betaStart = new AtomicReference<>();
+		try (KafkaEventTail tail = new KafkaEventTail(this.clients, this.log);
+				AutoCloseable following = tail.follow(beta, listener(betaStart, betaEvents))) {
+			AutoCloseable alphaFollowing = tail.follow(alpha, listener(alphaStart, alphaEvents));
+			await().atMost(TIMEOUT).until(() -> alphaStart.get() != null && betaStart.get() != null);
+			this.log.append(alpha, List.of(event("\"a1\""))).block(TIMEOUT);
+			this.log.append(beta, List.of(event("\"b1\""))).block(TIMEOUT);
+			await().atMost(TIMEOUT).until(() -> alphaEvents.size() == 1 && betaEvents.size() == 1);
+			// Stopping one topic leaves the shared partition assigned for the other.
+			alphaFollowing.close();
+			this.log.append(alpha, List.of(event("\"a2\""))).block(TIMEOUT);
+			this.log.append(beta, List.of(event("\"b2\""))).block(TIMEOUT);
+			await().atMost(TIMEOUT).until(() -> betaEvents.size() == 2);
+			assertThat(data(alphaEvents)).containsExactly("\"a1\"");
+			assertThat(data(betaEvents)).containsExactly("\"b1\"", "\"b2\"");
+			assertThat(betaEvents).allSatisfy((event) -> assertThat(event.partition()).isZero());
+		}
+	}
+
+	private Topic sharedTopic(String id, long createdAt) {
+		Instant created = Instant.ofEpochMilli(createdAt);
+		Topic topic = new Topic(id, null, null, null, null, null, null, null, Storage.SHARED, null, null, null)
+			.withDefaults()
+			.withTimestamps(created, created);
+		this.log.create(topic).block(TIMEOUT);
+		return topic;
+	}
+
+	/** An id whose events land in the same shared partition as the given topic's. */
+	private String collidingWith(Topic topic) {
+		TopicPartition partition = this.log.partitions(topic).get(0);
+		return IntStream.range(0, 10_000)
+			.mapToObj((i) -> topic.id() + "-neighbour-" + i)
+			.filter((id) -> this.log.partitions(topic.withId(id)).get(0).equals(partition))
+			.findFirst()
+			.orElseThrow();
+	}
+
+	private static List<String> data(List<Event> events) {
+		return events.stream().map((event) -> new String(event.data(), StandardCharsets.UTF_8)).toList();
+	}
+
 	private static EventTail.Listener listener(AtomicReference<Cursor> start, List<Event> events) {
 		return new EventTail.Listener() {
 			@Override
@@ -190,10 +275,10 @@ class KafkaEventLogIntegrationTests {
 	@Test
 	void snapshotCheckpointsAreKeptPerTopicAndSurviveANewReader() {
 		try (KafkaSnapshotStore store = new KafkaSnapshotStore(this.clients, this.sender)) {
-			new ConfigTopics(this.admin, this.clients).ensure();
+			new ConfigTopics(this.admin, this.clients, TestKafka.eventStorage()).ensure();
 			store.start();
-			store.save("doc", new Checkpoint(41, Json.createObjectBuilder().add("a", 1).build())).block(TIMEOUT);
-			store.save("doc", new Checkpoint(42, Json.createObjectBuilder().add("a", 2).build())).block(TIMEOUT);
+			store.save("doc", new Checkpoint(41, Json.createObjectBuilder().add("a", 1).build(), "i1")).block(TIMEOUT);
+			store.save("doc", new Checkpoint(42, Json.createObjectBuilder().add("a", 2).build(), "i1")).block(TIMEOUT);
 			assertThat(store.get("doc"))
 				.hasValueSatisfying((checkpoint) -> assertThat(checkpoint.offset()).isEqualTo(42));
 		}

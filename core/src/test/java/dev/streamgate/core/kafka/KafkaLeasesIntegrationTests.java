@@ -33,7 +33,7 @@ class KafkaLeasesIntegrationTests {
 		KafkaClients clients = new KafkaClients(TestKafka.bootstrapServers(), Map.of(),
 				ConfigTopicsIntegrationTests.properties(TestKafka.uniquePrefix()));
 		this.admin = clients.admin();
-		new ConfigTopics(this.admin, clients).ensure();
+		new ConfigTopics(this.admin, clients, TestKafka.eventStorage()).ensure();
 		this.leases = new KafkaLeases(clients);
 	}
 

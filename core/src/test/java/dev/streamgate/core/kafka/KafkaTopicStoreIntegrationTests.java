@@ -36,7 +36,7 @@ class KafkaTopicStoreIntegrationTests {
 				ConfigTopicsIntegrationTests.properties(TestKafka.uniquePrefix()));
 		this.admin = this.clients.admin();
 		this.sender = this.clients.sender("test");
-		new ConfigTopics(this.admin, this.clients).ensure();
+		new ConfigTopics(this.admin, this.clients, TestKafka.eventStorage()).ensure();
 	}
 
 	@AfterEach
@@ -53,7 +53,7 @@ class KafkaTopicStoreIntegrationTests {
 	}
 
 	private static Topic topic(String id, String name) {
-		return new Topic(id, name, null, null, null, null, null, null, null, null, null).withDefaults();
+		return new Topic(id, name, null, null, null, null, null, null, null, null, null, null).withDefaults();
 	}
 
 	@Test

@@ -16,13 +16,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TopicValidatorTests {
 
 	private static Topic event(String id) {
-		return new Topic(id, null, null, null, null, null, null, null, null, null, null).withDefaults();
+		return new Topic(id, null, null, null, null, null, null, null, null, null, null, null).withDefaults();
 	}
 
 	private static Topic poller(Duration period) {
 		Publisher publisher = new Publisher(PublisherType.HTTP_POLLER, URI.create("https://api.example.com/prices"),
 				period, null, null, null, null);
-		return new Topic("prices", null, PayloadType.SNAPSHOT, publisher, null, null, null, null, null, null, null)
+		return new Topic("prices", null, PayloadType.SNAPSHOT, publisher, null, null, null, null, null, null, null,
+				null)
 			.withDefaults();
 	}
 
@@ -100,7 +101,7 @@ class TopicValidatorTests {
 	@Test
 	void modesMustSuitThePayloadType() {
 		Topic topic = new Topic("a", null, PayloadType.SNAPSHOT, null, List.of(SubscriptionMode.EVENT), null, null,
-				null, null, null, null)
+				null, null, null, null, null)
 			.withDefaults();
 		assertThat(pointers(topic)).containsExactly("/subscriptionModes");
 	}
@@ -108,16 +109,17 @@ class TopicValidatorTests {
 	@Test
 	void defaultModeMustBeOneOfTheModes() {
 		Topic topic = new Topic("a", null, PayloadType.SNAPSHOT, null, List.of(SubscriptionMode.SNAPSHOT_ONLY),
-				SubscriptionMode.SNAPSHOT_PATCH, null, null, null, null, null)
+				SubscriptionMode.SNAPSHOT_PATCH, null, null, null, null, null, null)
 			.withDefaults();
 		assertThat(pointers(topic)).containsExactly("/defaultSubscriptionMode");
 	}
 
 	@Test
 	void emptyOrRepeatedModesFail() {
-		Topic empty = new Topic("a", null, null, null, List.of(), null, null, null, null, null, null).withDefaults();
+		Topic empty = new Topic("a", null, null, null, List.of(), null, null, null, null, null, null, null)
+			.withDefaults();
 		Topic repeated = new Topic("a", null, null, null, List.of(SubscriptionMode.EVENT, SubscriptionMode.EVENT), null,
-				null, null, null, null, null)
+				null, null, null, null, null, null)
 			.withDefaults();
 		assertThat(pointers(empty)).containsExactly("/subscriptionModes");
 		assertThat(pointers(repeated)).containsExactly("/subscriptionModes");
@@ -125,19 +127,20 @@ class TopicValidatorTests {
 
 	@Test
 	void snapshotTopicsHaveOnePartition() {
-		Topic topic = new Topic("a", null, PayloadType.SNAPSHOT, null, null, null, 2, null, null, null, null)
+		Topic topic = new Topic("a", null, PayloadType.SNAPSHOT, null, null, null, 2, null, null, null, null, null)
 			.withDefaults();
 		assertThat(pointers(topic)).containsExactly("/partitions");
-		Topic events = new Topic("a", null, PayloadType.EVENT, null, null, null, 12, null, null, null, null)
+		Topic events = new Topic("a", null, PayloadType.EVENT, null, null, null, 12, null, null, null, null, null)
 			.withDefaults();
 		assertThat(pointers(events)).isEmpty();
 	}
 
 	@Test
 	void retentionMustBeBetweenAMinuteAndTenYears() {
-		Topic short_ = new Topic("a", null, null, null, null, null, null, Duration.ofSeconds(59), null, null, null)
+		Topic short_ = new Topic("a", null, null, null, null, null, null, Duration.ofSeconds(59), null, null, null,
+				null)
 			.withDefaults();
-		Topic negative = new Topic("a", null, null, null, null, null, null, Duration.ofDays(-1), null, null, null)
+		Topic negative = new Topic("a", null, null, null, null, null, null, Duration.ofDays(-1), null, null, null, null)
 			.withDefaults();
 		assertThat(pointers(short_)).containsExactly("/retention");
 		assertThat(pointers(negative)).containsExactly("/retention");

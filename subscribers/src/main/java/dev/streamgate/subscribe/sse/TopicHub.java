@@ -78,6 +78,8 @@ final class TopicHub implements EventTail.Listener {
 
 	private AutoCloseable following;
 
+	private EventTail tail;
+
 	private boolean ended;
 
 	private volatile Instant idleSince = Instant.now();
@@ -120,6 +122,7 @@ final class TopicHub implements EventTail.Listener {
 	}
 
 	void start(EventTail tail) {
+		this.tail = tail;
 		this.following = tail.follow(this.topic, this);
 	}
 
@@ -234,12 +237,15 @@ final class TopicHub implements EventTail.Listener {
 	Flux<Frame> subscribe(SubscriptionMode mode, Resume resume, Executor executor) {
 		Cursor cursor = resume.cursor();
 		boolean earliest = resume.earliest();
-		Mono<Boolean> ready = this.ready.asMono()
-			.timeout(READY_TIMEOUT,
-					Mono.error(() -> new StreamgateException(ProblemType.SERVICE_UNAVAILABLE,
-							"The events of '" + this.topic.id()
-									+ "' cannot be followed now (is Kafka reachable?); retry shortly")
-						.withRetryAfter(java.time.Duration.ofSeconds(5))));
+		Mono<Boolean> ready = this.ready.asMono().timeout(READY_TIMEOUT, Mono.defer(() -> {
+			logger.warn("Cannot follow " + this.topic.id() + " within " + READY_TIMEOUT.toSeconds()
+					+ " s; the event tail: " + ((this.tail != null) ? this.tail.describe() : "none"));
+			return Mono.empty();
+		})
+			.then(Mono.error(() -> new StreamgateException(ProblemType.SERVICE_UNAVAILABLE,
+					"The events of '" + this.topic.id()
+							+ "' cannot be followed now (is Kafka reachable?); retry shortly")
+				.withRetryAfter(java.time.Duration.ofSeconds(5)))));
 		// A client joins once the retry line is written (deferred: a stream cancelled
 		// before then must not leave a registered client behind).
 		Flux<Frame> retry = Flux.just(Frame.retry(this.properties.retry().toMillis()));

@@ -109,7 +109,8 @@ final class TopicHubs implements SmartLifecycle, SubscriberCounts {
 	}
 
 	private static boolean sameStorage(Topic a, Topic b) {
-		return a.partitions().equals(b.partitions()) && a.payloadType() == b.payloadType();
+		return a.partitions().equals(b.partitions()) && a.payloadType() == b.payloadType()
+				&& a.incarnation().equals(b.incarnation()) && a.storage() == b.storage();
 	}
 
 	private void endTopic(String id, boolean deleted) {
