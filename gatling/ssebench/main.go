@@ -5,7 +5,10 @@
 //
 // Knobs (flags): -url, -topic (with -topics > 1, the topics are <topic>-0 .. <topic>-(n-1)),
 // -topics, -clients, -rate (events per second in all), -size, -duration, -warmup, -pid (gateway
-// process to sample CPU and RSS from). It prints one JSON line of results, with the gateway's
+// process to sample CPU and RSS from), -create (create the topics first, 32 at a time, and
+// report how long it took), -idle (measure the gateway's CPU with every client connected and
+// nothing published, for this long), -heap (the gateway's heap after a full GC, through jcmd,
+// with the clients still connected). It prints one JSON line of results, with the gateway's
 // CPU-seconds per 1,000 delivered events, to compare runs on a noisy machine by ratio.
 package main
 
@@ -17,6 +20,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -44,6 +48,10 @@ type result struct {
 	RSSMiB        float64 `json:"gatewayRssMiB"`
 	MaxRSSMiB     float64 `json:"gatewayMaxRssMiB"`
 	ClientCPU     float64 `json:"loadGeneratorCpuPercent"`
+	CreateSecs    float64 `json:"createSeconds,omitempty"`
+	IdleCPU       float64 `json:"idleGatewayCpuPercent,omitempty"`
+	IdleRSSMiB    float64 `json:"idleGatewayRssMiB,omitempty"`
+	HeapMiB       float64 `json:"gatewayHeapAfterGcMiB,omitempty"`
 }
 
 // A fixed-bucket latency histogram: 10 µs buckets up to 10 s, exact enough for p99.
@@ -96,6 +104,9 @@ func main() {
 	duration := flag.Duration("duration", 60*time.Second, "measured duration")
 	warmup := flag.Duration("warmup", 10*time.Second, "publishing before measuring")
 	pid := flag.Int("pid", 0, "gateway pid to sample CPU and RSS from")
+	create := flag.Bool("create", false, "create the topics first, 32 at a time")
+	idle := flag.Duration("idle", 0, "measure the gateway's CPU this long with the clients connected, before publishing")
+	heap := flag.Bool("heap", false, "report the gateway's heap after a full GC (jcmd) at the end")
 	flag.Parse()
 	if *streamURL == "" {
 		*streamURL = *url
@@ -114,6 +125,10 @@ func main() {
 		}
 		return fmt.Sprintf("%s-%d", *topic, i%*topics)
 	}
+	var createSecs float64
+	if *create {
+		createSecs = createTopics(*url, *topics, name)
+	}
 	for i := 0; i < *clients; i++ {
 		go subscribe(client, *streamURL+"/api/v1/stream/"+name(i), hist, &delivered, &disconnects, &measuring, &ready)
 		if i%100 == 99 {
@@ -121,6 +136,13 @@ func main() {
 		}
 	}
 	ready.Wait()
+	var idleCPU, idleRSS float64
+	if *idle > 0 {
+		before := cpuTicks(*pid)
+		time.Sleep(*idle)
+		idleCPU = float64(cpuTicks(*pid)-before) / 100 / idle.Seconds() * 100
+		idleRSS = rssMiB(*pid)
+	}
 
 	padding := strings.Repeat("x", max(0, *size-60))
 	publisher := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
@@ -194,6 +216,10 @@ func main() {
 	if rssSamples > 0 {
 		r.RSSMiB = rssSum / float64(rssSamples)
 		r.MaxRSSMiB = rssMax
+	}
+	r.CreateSecs, r.IdleCPU, r.IdleRSSMiB = createSecs, idleCPU, idleRSS
+	if *heap {
+		r.HeapMiB = heapAfterGC(*pid)
 	}
 	out, _ := json.Marshal(r)
 	fmt.Println(string(out))
@@ -275,6 +301,58 @@ func rssMiB(pid int) float64 {
 	for _, line := range strings.Split(string(data), "\n") {
 		if strings.HasPrefix(line, "VmRSS:") {
 			kb, _ := strconv.ParseFloat(strings.Fields(line)[1], 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+// createTopics creates the event topics 32 at a time and answers how long it took.
+func createTopics(url string, topics int, name func(int) string) float64 {
+	start := time.Now()
+	ids := make(chan string)
+	var wg sync.WaitGroup
+	creator := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 32}}
+	for w := 0; w < 32; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for id := range ids {
+				resp, err := creator.Post(url+"/api/v1/topics", "application/json",
+					strings.NewReader(`{"id":"`+id+`"}`))
+				if err != nil {
+					fmt.Fprintln(os.Stderr, "create:", err)
+					continue
+				}
+				if resp.StatusCode != 201 {
+					fmt.Fprintln(os.Stderr, "create", id, ":", resp.Status)
+				}
+				resp.Body.Close()
+			}
+		}()
+	}
+	for i := 0; i < topics; i++ {
+		ids <- name(i)
+	}
+	close(ids)
+	wg.Wait()
+	return time.Since(start).Seconds()
+}
+
+// heapAfterGC runs a full GC in the gateway and answers the heap in use after it, in MiB.
+func heapAfterGC(pid int) float64 {
+	if pid <= 0 || exec.Command("jcmd", strconv.Itoa(pid), "GC.run").Run() != nil {
+		return 0
+	}
+	out, err := exec.Command("jcmd", strconv.Itoa(pid), "GC.heap_info").Output()
+	if err != nil {
+		return 0
+	}
+	// "garbage-first heap   total 262144K, used 51200K [...]"
+	for _, line := range strings.Split(string(out), "\n") {
+		if i := strings.Index(line, "used "); i >= 0 && strings.Contains(line, "heap") {
+			field := strings.TrimSuffix(strings.Fields(line[i+5:])[0], "K")
+			kb, _ := strconv.ParseFloat(field, 64)
 			return kb / 1024
 		}
 	}

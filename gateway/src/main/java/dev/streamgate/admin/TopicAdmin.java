@@ -84,8 +84,10 @@ public class TopicAdmin {
 		// one win.
 		return checkEgress(topic).then(this.eventLog.create(topic))
 			.onErrorResume(TopicAdmin::isLeftOver, (ex) -> recreateLeftOver(topic, ex))
-			// A checkpoint left by a deleted topic of the same id must not seed this one.
-			.then(Mono.defer(() -> this.snapshots.delete(id)))
+			// A checkpoint left by a deleted topic of the same id must not seed this one
+			// (checkpoints of shared topics carry their incarnation, and are ignored by
+			// another).
+			.then(Mono.defer(() -> topic.shared() ? Mono.empty() : this.snapshots.delete(id)))
 			.then(Mono.defer(() -> this.store.save(topic)))
 			.onErrorResume((ex) -> this.store.get(id).isPresent() ? Mono.error(duplicate(id)) : Mono.error(ex));
 	}

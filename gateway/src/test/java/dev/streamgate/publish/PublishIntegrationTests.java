@@ -1,5 +1,7 @@
 package dev.streamgate.publish;
 
+import java.time.Duration;
+
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -14,6 +16,7 @@ import dev.streamgate.support.GatewayKafka;
 import dev.streamgate.support.ProblemAssertions;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "streamgate.ingest.max-payload=64KB")
@@ -101,6 +104,15 @@ class PublishIntegrationTests {
 
 	@Test
 	void aRetriedPublishWithTheSameIdempotencyKeyPublishesNothingNew() {
+		// Keyed publishes are served once the node has read the stored answers: it says
+		// so by turning ready.
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.client.get()
+				.uri("/actuator/health/readiness")
+				.exchange()
+				.returnResult(String.class)
+				.getStatus()
+				.value() == 200);
 		String first = this.client.post()
 			.uri("/api/v1/publish/orders")
 			.contentType(MediaType.APPLICATION_JSON)

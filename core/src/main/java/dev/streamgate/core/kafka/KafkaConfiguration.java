@@ -1,6 +1,7 @@
 package dev.streamgate.core.kafka;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
@@ -10,6 +11,7 @@ import reactor.core.publisher.Mono;
 import reactor.kafka.sender.KafkaSender;
 
 import dev.streamgate.core.event.EventStorageProperties;
+import dev.streamgate.core.event.IdempotencyStore;
 import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.webhook.WebhookStore;
 
@@ -119,8 +121,15 @@ public class KafkaConfiguration {
 	}
 
 	@Bean
-	ReactiveHealthIndicator topicRegistryHealthIndicator(TopicStore topicStore, WebhookStore webhookStore) {
+	ReactiveHealthIndicator topicRegistryHealthIndicator(TopicStore topicStore, WebhookStore webhookStore,
+			ObjectProvider<IdempotencyStore> idempotencyKeys) {
 		return () -> Mono.fromSupplier(() -> {
+			IdempotencyStore keys = idempotencyKeys.getIfAvailable();
+			if (keys != null && !keys.isCaughtUp()) {
+				// Until then a keyed publish is answered 503: the node is not ready to
+				// ingest.
+				return Health.outOfService().withDetail("reason", "still reading Idempotency-Key answers").build();
+			}
 			if (!topicStore.isCaughtUp()) {
 				return Health.outOfService().withDetail("reason", "still reading topic definitions").build();
 			}
