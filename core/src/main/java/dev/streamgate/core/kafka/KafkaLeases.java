@@ -104,7 +104,7 @@ final class KafkaLeases implements Leases {
 						new ByteArrayDeserializer());
 				this.consumer = member;
 				try {
-					this.partitions = member.partitionsFor(KafkaLeases.this.topic).size();
+					this.partitions = partitionCount(member);
 					member.subscribe(List.of(KafkaLeases.this.topic), this);
 					while (this.running) {
 						// The topic holds no data: polling only keeps the membership
@@ -159,6 +159,21 @@ final class KafkaLeases implements Leases {
 			onPartitionsRevoked(lost);
 		}
 
+		/**
+		 * The partitions of the leases topic. A client that has only just learnt of the
+		 * topic may see none yet (a node started as the topic was created): asked again
+		 * rather than kept as zero, which no key could be hashed over.
+		 */
+		private int partitionCount(KafkaConsumer<byte[], byte[]> member) {
+			for (int attempt = 0;; attempt++) {
+				int count = member.partitionsFor(KafkaLeases.this.topic).size();
+				if (count > 0 || attempt >= 50) {
+					return Math.max(1, count);
+				}
+				pause(Duration.ofMillis(100));
+			}
+		}
+
 		private void release(Set<Integer> gone) {
 			if (gone.isEmpty()) {
 				return;
@@ -184,8 +199,12 @@ final class KafkaLeases implements Leases {
 		}
 
 		private void pause() {
+			pause(Duration.ofSeconds(1));
+		}
+
+		private void pause(Duration duration) {
 			try {
-				Thread.sleep(1000);
+				Thread.sleep(duration.toMillis());
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
