@@ -85,6 +85,23 @@ final class KafkaConfigLog implements AutoCloseable {
 	}
 
 	/**
+	 * Waits, at start-up, until every record written before has been read.
+	 * @param timeout how long to wait; readiness stays down if it passes
+	 */
+	void awaitCaughtUp(Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (!this.caughtUp && System.nanoTime() < deadline) {
+			try {
+				Thread.sleep(20);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+	}
+
+	/**
 	 * Writes a record and completes once this node has read it back.
 	 * @param key the record key
 	 * @param value the value, or {@code null} for a tombstone

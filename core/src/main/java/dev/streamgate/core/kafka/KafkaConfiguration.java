@@ -91,6 +91,8 @@ public class KafkaConfiguration {
 			KafkaTopicStore topicStore) {
 		KafkaWebhookStore store = new KafkaWebhookStore(clients, configSender);
 		store.start();
+		// As the topic store: every role that reads registrations serves them once read.
+		store.awaitCaughtUp(clients.properties().startupTimeout());
 		return store;
 	}
 

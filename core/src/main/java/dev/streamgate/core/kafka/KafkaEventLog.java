@@ -102,6 +102,8 @@ public final class KafkaEventLog implements EventLog {
 
 	private final int sharedPartitions;
 
+	private final Duration sharedRetention;
+
 	KafkaEventLog(Admin admin, KafkaClients clients, KafkaSender<String, byte[]> sender,
 			KafkaSender<String, byte[]> transactionalSender, EventStorageProperties storage) {
 		this.admin = admin;
@@ -112,6 +114,7 @@ public final class KafkaEventLog implements EventLog {
 		this.writeTimeout = clients.properties().writeTimeout();
 		this.sharedName = sharedName(this.prefix);
 		this.sharedPartitions = storage.sharedPartitions();
+		this.sharedRetention = storage.sharedRetention();
 	}
 
 	static String sharedName(String prefix) {
@@ -331,7 +334,7 @@ public final class KafkaEventLog implements EventLog {
 		List<TopicPartition> partitions = partitions(topic);
 		Mono<Cursor> earliest = offsets(partitions, OffsetSpec.earliest())
 			.map((offsets) -> cursor(partitions, offsets));
-		if (!topic.shared()) {
+		if (!topic.shared() || topic.retention().compareTo(this.sharedRetention) >= 0) {
 			return earliest;
 		}
 		// The shared log may keep events longer than this topic asked for: what is older

@@ -1,5 +1,6 @@
 package dev.streamgate.core.kafka;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -77,6 +78,10 @@ final class KafkaKeyedView<T> implements AutoCloseable {
 
 	boolean isCaughtUp() {
 		return this.log.isCaughtUp();
+	}
+
+	void awaitCaughtUp(Duration timeout) {
+		this.log.awaitCaughtUp(timeout);
 	}
 
 	Flux<String> changes() {

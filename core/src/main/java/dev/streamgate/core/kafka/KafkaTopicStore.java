@@ -44,16 +44,7 @@ public final class KafkaTopicStore implements TopicStore, AutoCloseable {
 	 * @param timeout how long to wait; readiness stays down if it passes
 	 */
 	void awaitCaughtUp(Duration timeout) {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		while (!isCaughtUp() && System.nanoTime() < deadline) {
-			try {
-				Thread.sleep(20);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return;
-			}
-		}
+		this.log.awaitCaughtUp(timeout);
 	}
 
 	private void apply(KafkaConfigLog.Entry entry) {

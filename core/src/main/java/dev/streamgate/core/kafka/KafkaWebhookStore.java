@@ -1,5 +1,6 @@
 package dev.streamgate.core.kafka;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -26,6 +27,14 @@ public final class KafkaWebhookStore implements WebhookStore, AutoCloseable {
 
 	void start() {
 		this.view.start();
+	}
+
+	/**
+	 * Waits, at start-up, until every registration written before has been read.
+	 * @param timeout how long to wait; readiness stays down if it passes
+	 */
+	void awaitCaughtUp(Duration timeout) {
+		this.view.awaitCaughtUp(timeout);
 	}
 
 	@Override

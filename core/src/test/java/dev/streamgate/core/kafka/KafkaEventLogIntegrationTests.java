@@ -12,11 +12,15 @@ import java.util.stream.IntStream;
 
 import jakarta.json.Json;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
 import reactor.kafka.sender.KafkaSender;
+import reactor.kafka.sender.SenderRecord;
 
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.Event;
@@ -233,6 +237,33 @@ class KafkaEventLogIntegrationTests {
 			assertThat(data(betaEvents)).containsExactly("\"b1\"", "\"b2\"");
 			assertThat(betaEvents).allSatisfy((event) -> assertThat(event.partition()).isZero());
 		}
+	}
+
+	@Test
+	void aSharedTopicWithAShorterRetentionThanTheSharedLogSeesOlderEventsAsGone() {
+		new ConfigTopics(this.admin, this.clients, TestKafka.eventStorage()).ensure();
+		Instant created = Instant.ofEpochMilli(1000);
+		Topic brief = new Topic("brief", null, null, null, null, null, null, Duration.ofMinutes(1), Storage.SHARED,
+				null, null, null)
+			.withDefaults()
+			.withTimestamps(created, created);
+		TopicPartition partition = this.log.partitions(brief).get(0);
+		// An event of the topic published ten minutes ago: older than its retention.
+		ProducerRecord<String, byte[]> old = new ProducerRecord<>(partition.topic(), partition.partition(),
+				System.currentTimeMillis() - Duration.ofMinutes(10).toMillis(), brief.id(),
+				"\"old\"".getBytes(StandardCharsets.UTF_8),
+				List.of(new RecordHeader(KafkaEventLog.TYPE_HEADER, "event".getBytes(StandardCharsets.UTF_8)),
+						new RecordHeader(KafkaEventLog.INCARNATION_HEADER,
+								brief.incarnation().getBytes(StandardCharsets.UTF_8))));
+		long oldOffset = this.sender.send(Mono.just(SenderRecord.create(old, 0)))
+			.blockLast(TIMEOUT)
+			.recordMetadata()
+			.offset();
+		long fresh = this.log.append(brief, List.of(event("\"fresh\""))).block(TIMEOUT).get(0).offset();
+		Cursor start = this.log.start(brief).block(TIMEOUT);
+		assertThat(start.last(0)).isGreaterThanOrEqualTo(oldOffset).isLessThan(fresh);
+		assertThat(data(this.log.read(brief, start, this.log.end(brief).block(TIMEOUT)).collectList().block(TIMEOUT)))
+			.containsExactly("\"fresh\"");
 	}
 
 	private Topic sharedTopic(String id, long createdAt) {
