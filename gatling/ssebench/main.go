@@ -106,6 +106,7 @@ func main() {
 	pid := flag.Int("pid", 0, "gateway pid to sample CPU and RSS from")
 	create := flag.Bool("create", false, "create the topics first, 32 at a time")
 	idle := flag.Duration("idle", 0, "measure the gateway's CPU this long with the clients connected, before publishing")
+	settle := flag.Duration("settle", 0, "wait this long after the clients connected before the idle measure (JIT, connection set-up)")
 	heap := flag.Bool("heap", false, "report the gateway's heap after a full GC (jcmd) at the end")
 	flag.Parse()
 	if *streamURL == "" {
@@ -138,6 +139,7 @@ func main() {
 	ready.Wait()
 	var idleCPU, idleRSS float64
 	if *idle > 0 {
+		time.Sleep(*settle)
 		before := cpuTicks(*pid)
 		time.Sleep(*idle)
 		idleCPU = float64(cpuTicks(*pid)-before) / 100 / idle.Seconds() * 100
@@ -231,6 +233,10 @@ func subscribe(client *http.Client, url string, hist *histogram, delivered, disc
 	req.Header.Set("Accept", "text/event-stream")
 	resp, err := client.Do(req)
 	if err != nil || resp.StatusCode != 200 {
+		if err == nil {
+			err = fmt.Errorf("%s", resp.Status)
+			resp.Body.Close()
+		}
 		fmt.Fprintln(os.Stderr, "subscribe:", err)
 		ready.Done()
 		atomic.AddInt64(disconnects, 1)
