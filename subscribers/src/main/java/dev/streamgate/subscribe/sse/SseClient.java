@@ -1,7 +1,7 @@
 package dev.streamgate.subscribe.sse;
 
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Sinks;
@@ -33,7 +33,10 @@ final class SseClient {
 	SseClient(SubscriptionMode mode, int queueSize, Cursor skipUntil, Executor executor) {
 		this.mode = mode;
 		this.executor = executor;
-		this.frames = Sinks.many().unicast().onBackpressureBuffer(new ArrayBlockingQueue<>(queueSize));
+		// Bounded, and allocated as it fills: an idle stream's queue costs a few bytes,
+		// not
+		// an array of queueSize slots (4 KiB per connection at the default 1024).
+		this.frames = Sinks.many().unicast().onBackpressureBuffer(new LinkedBlockingQueue<>(queueSize));
 		this.skipUntil = skipUntil;
 	}
 

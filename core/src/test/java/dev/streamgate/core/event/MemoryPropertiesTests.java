@@ -1,0 +1,24 @@
+package dev.streamgate.core.event;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.util.unit.DataSize;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MemoryPropertiesTests {
+
+	@Test
+	void theDefaultBudgetIsAnEighthOfTheHeapAtMost128MiB() {
+		long expected = Math.min(Runtime.getRuntime().maxMemory() / 8, 128L * 1024 * 1024);
+		assertThat(new MemoryProperties(null).recentEventsBytes()).isEqualTo(expected)
+			.isLessThanOrEqualTo(128L * 1024 * 1024);
+	}
+
+	@Test
+	void aConfiguredBudgetIsTakenAsItIs() {
+		assertThat(new MemoryProperties(DataSize.ofGigabytes(1)).recentEventsBytes())
+			.isEqualTo(DataSize.ofGigabytes(1).toBytes());
+	}
+
+}
