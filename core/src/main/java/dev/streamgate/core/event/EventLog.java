@@ -100,10 +100,11 @@ public interface EventLog {
 	 */
 	default Mono<Event> newest(Topic topic, Predicate<Event> which) {
 		return Mono.zip(start(topic), end(topic))
-			.flatMap((range) -> newest(topic, which, range.getT1(), range.getT2(), 64));
+			.flatMap((range) -> newest(topic, which, range.getT1(), range.getT2(), 64, 0));
 	}
 
-	private Mono<Event> newest(Topic topic, Predicate<Event> which, Cursor start, Cursor end, long window) {
+	private Mono<Event> newest(Topic topic, Predicate<Event> which, Cursor start, Cursor end, long window,
+			long scanned) {
 		long[] from = new long[end.partitions()];
 		boolean more = false;
 		for (int p = 0; p < from.length; p++) {
@@ -111,10 +112,13 @@ public interface EventLog {
 			more |= from[p] > start.last(p);
 		}
 		Cursor after = Cursor.of(from);
-		boolean again = more && window < NEWEST_SCAN_LIMIT;
+		long total = scanned + window;
+		boolean again = more && total < NEWEST_SCAN_LIMIT;
 		return read(topic, after, end).filter(which)
 			.reduce((a, b) -> a.publishedAt().isAfter(b.publishedAt()) ? a : b)
-			.switchIfEmpty(Mono.defer(() -> again ? newest(topic, which, start, after, window * 16) : Mono.empty()));
+			.switchIfEmpty(Mono.defer(() -> again
+					? newest(topic, which, start, after, Math.min(window * 16, NEWEST_SCAN_LIMIT - total), total)
+					: Mono.empty()));
 	}
 
 }
