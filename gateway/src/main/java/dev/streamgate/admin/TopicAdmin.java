@@ -104,7 +104,7 @@ public class TopicAdmin {
 		if (this.store.get(topic.id()).isPresent()) {
 			return Mono.error(duplicate(topic.id()));
 		}
-		return this.eventLog.delete(topic.id()).then(this.eventLog.create(topic));
+		return this.eventLog.delete(topic).then(this.eventLog.create(topic));
 	}
 
 	/**
@@ -158,10 +158,12 @@ public class TopicAdmin {
 	 * @return completes once deleted
 	 */
 	public Mono<Void> delete(String id, String ifMatch) {
-		checkPrecondition(find(id), ifMatch);
+		StoredTopic current = find(id);
+		checkPrecondition(current, ifMatch);
+		Topic topic = current.topic();
 		ensureReady();
 		return this.store.delete(id)
-			.then(Mono.defer(() -> this.eventLog.delete(id)))
+			.then(Mono.defer(() -> this.eventLog.delete(topic)))
 			.then(Mono.defer(() -> this.snapshots.delete(id)))
 			.then(Mono.defer(() -> this.webhooks.deleteAll(id)));
 	}

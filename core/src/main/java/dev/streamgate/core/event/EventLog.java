@@ -34,10 +34,10 @@ public interface EventLog {
 
 	/**
 	 * Deletes a topic's events.
-	 * @param topicId the topic id
+	 * @param topic the topic
 	 * @return completes once deletion has started
 	 */
-	Mono<Void> delete(String topicId);
+	Mono<Void> delete(Topic topic);
 
 	/**
 	 * Where a topic's events stand.

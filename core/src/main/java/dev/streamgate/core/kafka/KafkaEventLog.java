@@ -206,10 +206,12 @@ public final class KafkaEventLog implements EventLog {
 	}
 
 	@Override
-	public Mono<Void> delete(String topicId) {
-		// A shared topic has no Kafka topic of its own: nothing is found, nothing
-		// deleted.
-		return call(() -> this.admin.deleteTopics(List.of(name(topicId))).all())
+	public Mono<Void> delete(Topic topic) {
+		if (topic.shared()) {
+			// No Kafka topic of its own: its records age out with the shared log.
+			return Mono.empty();
+		}
+		return call(() -> this.admin.deleteTopics(List.of(name(topic.id()))).all())
 			.onErrorResume(UnknownTopicOrPartitionException.class, (ex) -> Mono.empty());
 	}
 

@@ -23,6 +23,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.EventTail;
 import dev.streamgate.core.topic.Topic;
 
@@ -280,9 +281,10 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 		if (following == null) {
 			return;
 		}
+		Event event = this.eventLog.event(record);
 		for (Listener listener : following) {
 			try {
-				listener.onEvent(this.eventLog.event(record));
+				listener.onEvent(event);
 			}
 			catch (RuntimeException ex) {
 				logger.error("Listener of " + record.topic() + " failed", ex);

@@ -135,13 +135,4 @@ public record Topic(
 		return (this.createdAt != null) ? Long.toString(this.createdAt.toEpochMilli(), Character.MAX_RADIX) : "0";
 	}
 
-	/**
-	 * The Kafka topic holding this topic's events.
-	 * @param prefix the configured prefix of streamgate's Kafka topics
-	 * @return the events topic name
-	 */
-	public String eventsTopic(String prefix) {
-		return prefix + "events." + this.id;
-	}
-
 }

@@ -164,7 +164,7 @@ class KafkaEventLogIntegrationTests {
 		// tail's
 		// one thread in position(), retried for ever, so no other topic got an event.
 		Topic gone = createTopic("gone", 1);
-		this.log.delete(gone.id()).block(TIMEOUT);
+		this.log.delete(gone).block(TIMEOUT);
 		Topic alive = createTopic("alive", 1);
 		AtomicReference<Cursor> aliveStart = new AtomicReference<>();
 		List<Event> events = new CopyOnWriteArrayList<>();
