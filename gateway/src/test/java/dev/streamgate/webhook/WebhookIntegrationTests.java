@@ -185,8 +185,10 @@ class WebhookIntegrationTests {
 		patch("/api/v1/topics/gone/webhooks/" + id, "{\"status\":\"active\"}", 200);
 		List<Received> received = awaitAccepted("gone", 3);
 		assertThat(received).extracting(WebhookIntegrationTests::dataN).containsExactly(0, 1, 2);
-		assertThat(get("/api/v1/topics/gone/webhooks/" + id + "/attempts", 200)).contains("\"statusCode\":410")
-			.contains("\"outcome\":\"disabled\"");
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(get("/api/v1/topics/gone/webhooks/" + id + "/attempts", 200))
+				.contains("\"statusCode\":410")
+				.contains("\"outcome\":\"disabled\""));
 	}
 
 	@Test
@@ -218,7 +220,11 @@ class WebhookIntegrationTests {
 		List<Received> received = awaitAccepted("exhaust", 1);
 		assertThat(received).extracting(WebhookIntegrationTests::dataN).containsExactly(1);
 		assertThat(sink.endpoint("exhaust").received()).hasSize(12);
-		String attempts = get("/api/v1/topics/exhaust/webhooks/" + id + "/attempts?limit=100", 200);
+		// The attempts log is read back in bulk (a fetch waits for more records up to
+		// 200 ms): it shows an attempt moments after it was made.
+		String attempts = await().atMost(WAIT)
+			.until(() -> get("/api/v1/topics/exhaust/webhooks/" + id + "/attempts?limit=100", 200),
+					(body) -> parse(body).asJsonObject().getJsonArray("items").size() == 12);
 		JsonObject newest = parse(attempts).asJsonObject().getJsonArray("items").getJsonObject(0);
 		assertThat(newest.getString("outcome")).isEqualTo("delivered");
 		assertThat(newest.getString("eventId")).isEqualTo("msg_exhaust_" + delivered);
@@ -267,8 +273,9 @@ class WebhookIntegrationTests {
 			.toList();
 		assertThat(numbers).isSorted().startsWith(0).endsWith(6).contains(5);
 		assertThat(new LinkedHashSet<>(numbers)).hasSameSizeAs(numbers);
-		assertThat(get("/api/v1/topics/failing/webhooks/" + id + "/attempts?limit=100", 200))
-			.contains("\"outcome\":\"failed\"");
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(get("/api/v1/topics/failing/webhooks/" + id + "/attempts?limit=100", 200))
+				.contains("\"outcome\":\"failed\""));
 	}
 
 	@Test

@@ -29,7 +29,8 @@ public final class KafkaAttemptLog implements AttemptLog, AutoCloseable {
 	private final Map<String, Deque<Attempt>> attempts = new ConcurrentHashMap<>();
 
 	KafkaAttemptLog(KafkaClients clients, KafkaSender<String, byte[]> sender) {
-		this.log = new KafkaConfigLog(clients.properties().topicPrefix() + "attempts", clients, sender, this::apply);
+		String topic = clients.properties().topicPrefix() + "attempts";
+		this.log = new KafkaConfigLog(topic, clients, clients.bulkConsumer(topic), sender, this::apply);
 	}
 
 	void start() {

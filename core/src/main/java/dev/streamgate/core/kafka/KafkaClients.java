@@ -1,5 +1,6 @@
 package dev.streamgate.core.kafka;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -21,6 +22,9 @@ import reactor.kafka.sender.SenderOptions;
  * on forced.
  */
 public final class KafkaClients {
+
+	/** How long bulk records wait to travel together. */
+	static final Duration BULK_LINGER = Duration.ofMillis(20);
 
 	private final String bootstrapServers;
 
@@ -65,6 +69,29 @@ public final class KafkaClients {
 		return config;
 	}
 
+	/**
+	 * A producer for records written often and read rarely (delivery attempts, delivery
+	 * cursors): it waits {@code linger.ms} to send many of them in one produce request,
+	 * so that their cost on the broker grows with time rather than with the number of
+	 * webhooks. Nobody waits on these writes to answer a request.
+	 */
+	Map<String, Object> bulkProducer(String clientPurpose) {
+		Map<String, Object> config = producer(clientPurpose);
+		config.put(ProducerConfig.LINGER_MS_CONFIG, (int) BULK_LINGER.toMillis());
+		return config;
+	}
+
+	/**
+	 * A consumer of such records: a fetch returns once it has {@code fetch.min.bytes} or
+	 * has waited {@code fetch.max.wait.ms}, instead of once per record written.
+	 */
+	Map<String, Object> bulkConsumer(String clientPurpose) {
+		Map<String, Object> config = consumer(clientPurpose);
+		config.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 64 * 1024);
+		config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) BULK_LINGER.multipliedBy(10).toMillis());
+		return config;
+	}
+
 	Map<String, Object> consumer(String clientPurpose) {
 		Map<String, Object> config = common(clientPurpose + "-" + UUID.randomUUID().toString().substring(0, 8));
 		config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -87,7 +114,15 @@ public final class KafkaClients {
 	}
 
 	KafkaSender<String, byte[]> sender(String clientPurpose) {
-		SenderOptions<String, byte[]> options = SenderOptions.<String, byte[]>create(producer(clientPurpose))
+		return sender(producer(clientPurpose));
+	}
+
+	KafkaSender<String, byte[]> bulkSender(String clientPurpose) {
+		return sender(bulkProducer(clientPurpose));
+	}
+
+	private static KafkaSender<String, byte[]> sender(Map<String, Object> config) {
+		SenderOptions<String, byte[]> options = SenderOptions.<String, byte[]>create(config)
 			.withKeySerializer(new StringSerializer())
 			.withValueSerializer(new ByteArraySerializer());
 		return KafkaSender.create(options);
@@ -97,10 +132,7 @@ public final class KafkaClients {
 		Map<String, Object> config = producer(clientPurpose);
 		// Unique per process: a batch is one transaction, all of it visible or none.
 		config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "streamgate-" + clientPurpose + "-" + UUID.randomUUID());
-		SenderOptions<String, byte[]> options = SenderOptions.<String, byte[]>create(config)
-			.withKeySerializer(new StringSerializer())
-			.withValueSerializer(new ByteArraySerializer());
-		return KafkaSender.create(options);
+		return sender(config);
 	}
 
 	Admin admin() {

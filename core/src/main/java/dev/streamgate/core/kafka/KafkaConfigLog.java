@@ -67,8 +67,22 @@ final class KafkaConfigLog implements AutoCloseable {
 	private volatile KafkaConsumer<String, byte[]> consumer;
 
 	KafkaConfigLog(String topic, KafkaClients clients, KafkaSender<String, byte[]> sender, Consumer<Entry> applier) {
+		this(topic, clients, clients.consumer(topic), sender, applier);
+	}
+
+	/**
+	 * A log read with the given consumer settings.
+	 * @param topic the Kafka topic
+	 * @param clients the clients
+	 * @param consumerConfig the settings of the reader (e.g.
+	 * {@link KafkaClients#bulkConsumer})
+	 * @param sender the sender of writes
+	 * @param applier applies each record, in offset order, on the reader's thread
+	 */
+	KafkaConfigLog(String topic, KafkaClients clients, Map<String, Object> consumerConfig,
+			KafkaSender<String, byte[]> sender, Consumer<Entry> applier) {
 		this.topic = topic;
-		this.consumerConfig = clients.consumer(topic);
+		this.consumerConfig = consumerConfig;
 		this.sender = sender;
 		this.applier = applier;
 		this.writeTimeout = clients.properties().writeTimeout();

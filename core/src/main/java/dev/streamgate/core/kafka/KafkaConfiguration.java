@@ -96,18 +96,28 @@ public class KafkaConfiguration {
 		return store;
 	}
 
+	/**
+	 * Writes delivery attempts and cursors: a record per delivery and per webhook each
+	 * second, batched so that the broker sees a few produce requests a second, not one
+	 * per webhook.
+	 */
 	@Bean(destroyMethod = "close")
-	KafkaDeliveryStates deliveryStates(KafkaClients clients, KafkaSender<String, byte[]> configSender,
+	KafkaSender<String, byte[]> bulkSender(KafkaClients clients) {
+		return clients.bulkSender("bulk");
+	}
+
+	@Bean(destroyMethod = "close")
+	KafkaDeliveryStates deliveryStates(KafkaClients clients, KafkaSender<String, byte[]> bulkSender,
 			KafkaTopicStore topicStore) {
-		KafkaDeliveryStates states = new KafkaDeliveryStates(clients, configSender);
+		KafkaDeliveryStates states = new KafkaDeliveryStates(clients, bulkSender);
 		states.start();
 		return states;
 	}
 
 	@Bean(destroyMethod = "close")
-	KafkaAttemptLog attemptLog(KafkaClients clients, KafkaSender<String, byte[]> configSender,
+	KafkaAttemptLog attemptLog(KafkaClients clients, KafkaSender<String, byte[]> bulkSender,
 			KafkaTopicStore topicStore) {
-		KafkaAttemptLog log = new KafkaAttemptLog(clients, configSender);
+		KafkaAttemptLog log = new KafkaAttemptLog(clients, bulkSender);
 		log.start();
 		return log;
 	}

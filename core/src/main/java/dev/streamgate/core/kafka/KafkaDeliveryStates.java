@@ -19,7 +19,8 @@ public final class KafkaDeliveryStates implements DeliveryStates, AutoCloseable 
 	private final KafkaKeyedView<DeliveryState> view;
 
 	KafkaDeliveryStates(KafkaClients clients, KafkaSender<String, byte[]> sender) {
-		this.view = new KafkaKeyedView<>(clients.properties().topicPrefix() + "cursors", clients, sender,
+		String topic = clients.properties().topicPrefix() + "cursors";
+		this.view = new KafkaKeyedView<>(topic, clients, clients.bulkConsumer(topic), sender,
 				(bytes) -> WebhookJson.fromBytes(bytes, DeliveryState.class),
 				(held, newer) -> (newer.epoch() >= held.epoch()) ? newer : held);
 	}

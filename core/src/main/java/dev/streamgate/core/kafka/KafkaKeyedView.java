@@ -2,6 +2,7 @@ package dev.streamgate.core.kafka;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.BinaryOperator;
@@ -40,9 +41,23 @@ final class KafkaKeyedView<T> implements AutoCloseable {
 	 */
 	KafkaKeyedView(String topic, KafkaClients clients, KafkaSender<String, byte[]> sender, Function<byte[], T> decoder,
 			BinaryOperator<T> merge) {
+		this(topic, clients, clients.consumer(topic), sender, decoder, merge);
+	}
+
+	/**
+	 * A view of one topic, read with the given consumer settings.
+	 * @param topic the Kafka topic
+	 * @param clients the clients
+	 * @param consumerConfig the settings of the reader
+	 * @param sender the sender of writes
+	 * @param decoder reads a stored value
+	 * @param merge chooses between the value held and a newer record's value
+	 */
+	KafkaKeyedView(String topic, KafkaClients clients, Map<String, Object> consumerConfig,
+			KafkaSender<String, byte[]> sender, Function<byte[], T> decoder, BinaryOperator<T> merge) {
 		this.decoder = decoder;
 		this.merge = merge;
-		this.log = new KafkaConfigLog(topic, clients, sender, this::apply);
+		this.log = new KafkaConfigLog(topic, clients, consumerConfig, sender, this::apply);
 	}
 
 	void start() {

@@ -111,7 +111,7 @@ final class TopicFeed implements EventTail.Listener {
 			Cursor until;
 			synchronized (this) {
 				if (after.reaches(this.position)) {
-					return waitForMore().thenReturn(List.<Event>of());
+					return waitForMore(after).thenReturn(List.<Event>of());
 				}
 				if (after.reaches(this.recent.start())) {
 					List<Event> events = new ArrayList<>(Math.min(max, this.recent.size()));
@@ -132,9 +132,19 @@ final class TopicFeed implements EventTail.Listener {
 		}));
 	}
 
-	private Mono<Void> waitForMore() {
+	/**
+	 * Completes once there is an event after the cursor. The check is made again when the
+	 * waiter registers, under the lock the tail takes to add an event: an event that came
+	 * in between would otherwise wake nobody, and the reader would sleep until the
+	 * recheck.
+	 */
+	Mono<Void> waitForMore(Cursor after) {
 		return Mono.<Void>create((sink) -> {
 			synchronized (this) {
+				if (!after.reaches(this.position)) {
+					sink.success();
+					return;
+				}
 				this.waiting.add(sink);
 			}
 			sink.onDispose(() -> {

@@ -65,6 +65,9 @@ public class WebhookFanout extends Simulation {
 
 	private Measurement measurement;
 
+	/** When publishing starts (epoch ms). */
+	private volatile long startedAt;
+
 	{
 		HttpProtocolBuilder protocol = http.baseUrl(this.environment.clientUrl())
 			.contentTypeHeader("application/json")
@@ -97,6 +100,48 @@ public class WebhookFanout extends Simulation {
 		this.measurement = new Measurement(this.environment.gatewayPid());
 		this.measurement.schedule(this.ramp, this.duration);
 		BenchEnvironment.sleep(Duration.ofSeconds(1));
+		this.startedAt = System.currentTimeMillis();
+	}
+
+	/**
+	 * Prints the webhooks with the largest latencies and when they got their first
+	 * delivery: a late start and a slow stretch of one endpoint read the same in a
+	 * percentile.
+	 */
+	private void reportSlowest(int count) {
+		long start = this.startedAt;
+		java.util.List<String> lines = new java.util.ArrayList<>();
+		for (int w = 0; w < this.webhooks; w++) {
+			long max = -1;
+			long maxSentAt = 0;
+			long first = Long.MAX_VALUE;
+			int n = 0;
+			for (WebhookSink.Received received : this.sink.endpoint("w" + w).received()) {
+				if (received.sentAt() < 0) {
+					continue;
+				}
+				n++;
+				first = Math.min(first, received.receivedAt());
+				long latency = received.receivedAt() - received.sentAt();
+				if (latency > max) {
+					max = latency;
+					maxSentAt = received.sentAt();
+				}
+			}
+			lines.add(String.format(
+					"%08d webhook w%d: %d deliveries, first at +%.1f s, max %d ms for the event sent at +%.1f s", max,
+					w, n, (first - start) / 1000.0, max, (maxSentAt - start) / 1000.0));
+		}
+		lines.sort(java.util.Comparator.reverseOrder());
+		lines.stream().limit(count).forEach((line) -> System.out.println("SLOWEST " + line.substring(9)));
+		if (Boolean.parseBoolean(Knobs.text("trace-slowest", "false")) && !lines.isEmpty()) {
+			String slowest = lines.get(0).substring(9).split(":")[0].replace("webhook ", "");
+			for (WebhookSink.Received received : this.sink.endpoint(slowest).received()) {
+				System.out.printf("TRACE %s sent +%.3f received +%.3f id %s%n", slowest,
+						(received.sentAt() - start) / 1000.0, (received.receivedAt() - start) / 1000.0,
+						received.headers().get("webhook-id"));
+			}
+		}
 	}
 
 	@Override
@@ -115,6 +160,7 @@ public class WebhookFanout extends Simulation {
 					}
 				}
 			}
+			reportSlowest(3);
 			Map<String, Object> settings = new LinkedHashMap<>();
 			settings.put("simulation", "WebhookFanout");
 			settings.put("row", (this.row != null) ? this.row.key() : "");
