@@ -130,6 +130,14 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 		config.put("group.initial.rebalance.delay.ms", "0");
 		config.put("auto.create.topics.enable", "false");
 		config.put("delete.topic.enable", "true");
+		// Its clients are this process's few Kafka clients on the same machine: the
+		// defaults (8 request handlers, 3 network threads, 10 background threads) are
+		// sized for a dedicated broker and here only add thread switches on the
+		// gateway's cores.
+		int cores = Runtime.getRuntime().availableProcessors();
+		config.put("num.io.threads", Integer.toString(Math.max(2, cores)));
+		config.put("num.network.threads", Integer.toString(Math.max(1, Math.min(3, cores / 2))));
+		config.put("background.threads", Integer.toString(Math.max(2, Math.min(10, cores))));
 		return config;
 	}
 
