@@ -33,8 +33,11 @@ import static io.gatling.javaapi.http.HttpDsl.status;
  * Knobs (system property or environment variable): {@code row} ({@code webhook-1} ..
  * {@code webhook-13}; sets webhooks, topics, payload and period and records the result in
  * docs/benchmarks.md), {@code webhooks} (50), {@code topics} (1), {@code payload} (20KB),
- * {@code period} (1s), {@code ramp} (10s), {@code duration} (60s), {@code via}, and those
- * of {@link BenchEnvironment}.
+ * {@code period} (1s), {@code ramp} (10s), {@code duration} (60s), {@code via},
+ * {@code trace-slowest} (false; true prints every delivery of the slowest webhook: sent
+ * and received time, webhook-id), and those of {@link BenchEnvironment}. The three
+ * slowest webhooks are always printed ({@code SLOWEST} lines): a late start and a stall
+ * read the same in a percentile.
  */
 public class WebhookFanout extends Simulation {
 
