@@ -1,7 +1,10 @@
 package dev.streamgate.bench.simulation;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -112,39 +115,47 @@ public class WebhookFanout extends Simulation {
 	 * percentile.
 	 */
 	private void reportSlowest(int count) {
-		long start = this.startedAt;
-		java.util.List<String> lines = new java.util.ArrayList<>();
+		List<Slowest> all = new ArrayList<>();
 		for (int w = 0; w < this.webhooks; w++) {
-			long max = -1;
-			long maxSentAt = 0;
-			long first = Long.MAX_VALUE;
-			int n = 0;
+			Slowest slowest = new Slowest("w" + w, 0, Long.MAX_VALUE, -1, 0);
 			for (WebhookSink.Received received : this.sink.endpoint("w" + w).received()) {
-				if (received.sentAt() < 0) {
-					continue;
-				}
-				n++;
-				first = Math.min(first, received.receivedAt());
-				long latency = received.receivedAt() - received.sentAt();
-				if (latency > max) {
-					max = latency;
-					maxSentAt = received.sentAt();
+				if (received.sentAt() >= 0) {
+					slowest = slowest.with(received);
 				}
 			}
-			lines.add(String.format(
-					"%08d webhook w%d: %d deliveries, first at +%.1f s, max %d ms for the event sent at +%.1f s", max,
-					w, n, (first - start) / 1000.0, max, (maxSentAt - start) / 1000.0));
+			all.add(slowest);
 		}
-		lines.sort(java.util.Comparator.reverseOrder());
-		lines.stream().limit(count).forEach((line) -> System.out.println("SLOWEST " + line.substring(9)));
-		if (Boolean.parseBoolean(Knobs.text("trace-slowest", "false")) && !lines.isEmpty()) {
-			String slowest = lines.get(0).substring(9).split(":")[0].replace("webhook ", "");
-			for (WebhookSink.Received received : this.sink.endpoint(slowest).received()) {
-				System.out.printf("TRACE %s sent +%.3f received +%.3f id %s%n", slowest,
-						(received.sentAt() - start) / 1000.0, (received.receivedAt() - start) / 1000.0,
-						received.headers().get("webhook-id"));
+		all.sort(Comparator.comparingLong(Slowest::maxMs).reversed());
+		all.stream()
+			.limit(count)
+			.forEach((slowest) -> System.out.printf(
+					"SLOWEST webhook %s: %d deliveries, first at +%.1f s, max %d ms for the event sent at +%.1f s%n",
+					slowest.endpoint(), slowest.deliveries(), seconds(slowest.firstAt()), slowest.maxMs(),
+					seconds(slowest.maxSentAt())));
+		if (Boolean.parseBoolean(Knobs.text("trace-slowest", "false")) && !all.isEmpty()) {
+			String endpoint = all.get(0).endpoint();
+			for (WebhookSink.Received received : this.sink.endpoint(endpoint).received()) {
+				System.out.printf("TRACE %s sent +%.3f received +%.3f id %s%n", endpoint, seconds(received.sentAt()),
+						seconds(received.receivedAt()), received.headers().get("webhook-id"));
 			}
 		}
+	}
+
+	/** Seconds since publishing started. */
+	private double seconds(long epochMillis) {
+		return (epochMillis - this.startedAt) / 1000.0;
+	}
+
+	/** One endpoint's deliveries: how many, the first, the slowest. */
+	private record Slowest(String endpoint, int deliveries, long firstAt, long maxMs, long maxSentAt) {
+
+		Slowest with(WebhookSink.Received received) {
+			long latency = received.receivedAt() - received.sentAt();
+			boolean slower = latency > this.maxMs;
+			return new Slowest(this.endpoint, this.deliveries + 1, Math.min(this.firstAt, received.receivedAt()),
+					slower ? latency : this.maxMs, slower ? received.sentAt() : this.maxSentAt);
+		}
+
 	}
 
 	@Override
