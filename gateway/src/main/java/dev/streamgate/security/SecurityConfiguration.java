@@ -70,7 +70,7 @@ public class SecurityConfiguration {
 	private static final Log logger = LogFactory.getLog(SecurityConfiguration.class);
 
 	private static final String[] OPEN = { "/actuator/health", "/actuator/health/**", "/actuator/prometheus",
-			"/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**", "/webjars/**", "/console",
+			"/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**", "/webjars/**", "/", "/console",
 			"/console/**", "/favicon.ico" };
 
 	/** The methods the API answers; the firewall refuses the others. */

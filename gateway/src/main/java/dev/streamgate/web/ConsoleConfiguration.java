@@ -16,8 +16,8 @@ import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
 
 /**
- * The browser console at {@code /console/}: static files from the jar
- * ({@code static/console}), served on nodes of the admin role. It uses the public API
+ * The browser console at {@code /console/} ({@code /} leads there): static files from the
+ * jar ({@code static/console}), served on nodes of the admin role. It uses the public API
  * only, with the token the user enters.
  */
 @Configuration(proxyBeanMethods = false)
@@ -30,7 +30,10 @@ public class ConsoleConfiguration {
 	@Bean
 	RouterFunction<ServerResponse> consoleRoutes(@Value("classpath:/static/console/index.html") Resource index) {
 		return RouterFunctions
-			.route(RequestPredicates.GET("/console"),
+			// Where a browser pointed at the gateway lands.
+			.route(RequestPredicates.GET("/"),
+					(request) -> ServerResponse.temporaryRedirect(URI.create("/console/")).build())
+			.andRoute(RequestPredicates.GET("/console"),
 					(request) -> ServerResponse.permanentRedirect(URI.create("/console/")).build())
 			.andRoute(RequestPredicates.GET("/console/"),
 					(request) -> ServerResponse.ok()

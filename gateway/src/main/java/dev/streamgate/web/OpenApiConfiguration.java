@@ -67,10 +67,14 @@ public class OpenApiConfiguration {
 				for (int status : statuses) {
 					Content content = new Content().addMediaType(PROBLEM_JSON,
 							new MediaType().schema(new Schema<>().$ref("#/components/schemas/Problem")));
+					// An operation's own @ApiResponse for the status keeps its
+					// description.
+					ApiResponse declared = operation.getResponses().get(Integer.toString(status));
+					String description = (declared != null && declared.getDescription() != null)
+							? declared.getDescription() : HttpStatus.valueOf(status).getReasonPhrase();
 					operation.getResponses()
 						.addApiResponse(Integer.toString(status),
-								new ApiResponse().description(HttpStatus.valueOf(status).getReasonPhrase())
-									.content(content));
+								new ApiResponse().description(description).content(content));
 				}
 			}
 			return operation;

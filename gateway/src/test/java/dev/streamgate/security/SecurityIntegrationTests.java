@@ -248,6 +248,30 @@ class SecurityIntegrationTests {
 	}
 
 	@Test
+	void aStreamWhoseTopicIsDeletedEndsWithTopicDeletedAndNotTokenExpired() {
+		client(token(ADMIN)).post()
+			.uri("/api/v1/topics")
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{\"id\":\"doomed\"}")
+			.exchange()
+			.expectStatus()
+			.isCreated();
+		String subscriber = token(Map.of("subscribe", List.of("doomed")));
+		// Two events asked: the stream must end after one.
+		List<ServerSentEvent<String>> events = new Sse(gateway.baseUrl()).takeAfter(
+				"/api/v1/stream/doomed?access_token=" + subscriber, null, 2,
+				() -> client(token(ADMIN)).delete()
+					.uri("/api/v1/topics/doomed")
+					.exchange()
+					.expectStatus()
+					.isNoContent());
+		assertThat(events).singleElement().satisfies((event) -> {
+			assertThat(event.event()).isEqualTo("problem");
+			assertThat(event.data()).contains("https://streamgate.dev/problems/topic-deleted");
+		});
+	}
+
+	@Test
 	void aClientGets429PastItsStreamLimit() {
 		String subscriber = token(Map.of("subscribe", List.of("*")));
 		Sse sse = new Sse(gateway.baseUrl());
@@ -388,8 +412,18 @@ class SecurityIntegrationTests {
 	}
 
 	@Test
-	void healthProbesAndTheApiDocumentNeedNoToken() {
+	void healthProbesTheApiDocumentAndTheConsoleNeedNoToken() {
 		gateway.client().get().uri("/actuator/health/readiness").exchange().expectStatus().isOk();
+		// A browser pointed at the gateway lands on the console.
+		gateway.client()
+			.get()
+			.uri("/")
+			.exchange()
+			.expectStatus()
+			.isTemporaryRedirect()
+			.expectHeader()
+			.location("/console/");
+		gateway.client().get().uri("/console/").exchange().expectStatus().isOk();
 		gateway.client().get().uri("/v3/api-docs").exchange().expectStatus().isOk();
 		gateway.client().get().uri("/actuator/env").exchange().expectStatus().isUnauthorized();
 	}

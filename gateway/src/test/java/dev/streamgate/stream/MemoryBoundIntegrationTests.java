@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -15,9 +16,12 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
 import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Flux;
 
 import dev.streamgate.core.event.MemoryBudget;
 import dev.streamgate.support.GatewayKafka;
@@ -26,18 +30,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 22: the recent-events ring of a topic was bounded by count only, so 150 events of
- * 1 MB with one subscriber held +304 MB of heap after a full GC. Rings are now bounded in
- * bytes, per topic and by the node's budget ({@code streamgate.memory.recent-events}).
+ * What a node holds is bounded in bytes. Issue 22: the recent-events ring of a topic was
+ * bounded by count only, so 150 events of 1 MB with one subscriber held +304 MB of heap
+ * after a full GC; rings are now bounded per topic and by the node's budget
+ * ({@code streamgate.memory.recent-events}). Issue 17: publications waiting for Kafka
+ * were queued without bound (6.6 GB of RSS under a load Kafka could not take); they are
+ * now bounded by {@code streamgate.ingest.max-in-flight}, the excess refused at once.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "streamgate.memory.recent-events=32MB" })
+		properties = { "streamgate.memory.recent-events=32MB", "streamgate.ingest.max-in-flight=3MB" })
 @AutoConfigureWebTestClient
 class MemoryBoundIntegrationTests {
 
 	private static final int EVENTS = 150;
 
 	private static final long BUDGET = 32L * 1024 * 1024;
+
+	private static final int FLOOD = 40;
 
 	@DynamicPropertySource
 	static void kafka(DynamicPropertyRegistry registry) {
@@ -98,6 +107,63 @@ class MemoryBoundIntegrationTests {
 			// broker,
 			// the clients) stays far below the +300 MB of a ring bounded by count.
 			assertThat(grown).as("heap growth after GC, bytes").isLessThan(BUDGET + 64L * 1024 * 1024);
+		}
+	}
+
+	@Test
+	void publicationsBeyondTheInFlightBoundAreRefusedAtOnceAndNoneIsLost() throws Exception {
+		this.client.post()
+			.uri("/api/v1/topics")
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{\"id\":\"flood\"}")
+			.exchange()
+			.expectStatus()
+			.isCreated();
+		String payload = "{\"pad\":\"" + "y".repeat(400_000) + "\"}";
+		WebClient publisher = WebClient.create("http://127.0.0.1:" + this.port);
+		List<ResponseEntity<String>> answers = Flux.range(0, FLOOD)
+			.flatMap((i) -> publisher.post()
+				.uri("/api/v1/publish/flood")
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue(payload)
+				.exchangeToMono((response) -> response.toEntity(String.class)), FLOOD)
+			.collectList()
+			.block(Duration.ofSeconds(60));
+		List<ResponseEntity<String>> refused = answers.stream()
+			.filter((answer) -> answer.getStatusCode().value() == 503)
+			.toList();
+		long accepted = answers.stream().filter((answer) -> answer.getStatusCode().value() == 202).count();
+		assertThat(accepted + refused.size()).as("every answer is 202 or 503").isEqualTo(FLOOD);
+		assertThat(accepted).isPositive();
+		assertThat(refused).isNotEmpty().allSatisfy((answer) -> {
+			assertThat(answer.getHeaders().getFirst("Retry-After")).isEqualTo("1");
+			assertThat(answer.getHeaders().getContentType()).hasToString("application/problem+json");
+			assertThat(answer.getBody()).contains("https://streamgate.dev/problems/overloaded");
+		});
+		// Everything held was released: a publication is admitted again.
+		this.client.post()
+			.uri("/api/v1/publish/flood")
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue(payload)
+			.exchange()
+			.expectStatus()
+			.isAccepted();
+		// Exactly the accepted publications are in the topic: none lost, none refused yet
+		// published.
+		AtomicInteger received = new AtomicInteger();
+		try (Socket subscriber = new Socket()) {
+			subscriber.connect(new InetSocketAddress("127.0.0.1", this.port));
+			OutputStream out = subscriber.getOutputStream();
+			out.write(("GET /api/v1/stream/flood?lastEventId=earliest HTTP/1.1\r\nHost: localhost\r\n"
+					+ "Accept: text/event-stream\r\n\r\n")
+				.getBytes(StandardCharsets.US_ASCII));
+			out.flush();
+			Thread reader = new Thread(() -> countEvents(subscriber, received));
+			reader.setDaemon(true);
+			reader.start();
+			await().atMost(Duration.ofSeconds(30)).until(() -> received.get() >= accepted + 1);
+			Thread.sleep(1000);
+			assertThat(received.get()).isEqualTo(accepted + 1);
 		}
 	}
 

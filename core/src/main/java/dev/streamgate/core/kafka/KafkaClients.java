@@ -26,6 +26,14 @@ public final class KafkaClients {
 	/** How long bulk records wait to travel together. */
 	static final Duration BULK_LINGER = Duration.ofMillis(20);
 
+	/** How long a bulk reader's fetch waits for its minimum of bytes. */
+	static final Duration BULK_FETCH_WAIT = Duration.ofSeconds(1);
+
+	/**
+	 * How long an idle follower's fetch waits on the broker (under request.timeout.ms).
+	 */
+	static final Duration FOLLOWER_FETCH_WAIT = Duration.ofSeconds(5);
+
 	private final String bootstrapServers;
 
 	private final Map<String, String> extra;
@@ -88,7 +96,32 @@ public final class KafkaClients {
 	Map<String, Object> bulkConsumer(String clientPurpose) {
 		Map<String, Object> config = consumer(clientPurpose);
 		config.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, 64 * 1024);
-		config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) BULK_LINGER.multipliedBy(10).toMillis());
+		// Idle, each such reader fetches once a second; busy, as soon as 64 KiB are
+		// there.
+		config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) BULK_FETCH_WAIT.toMillis());
+		return config;
+	}
+
+	/**
+	 * A reader that follows a log for ever from one assignment (topic definitions,
+	 * webhooks, snapshots): a record arriving answers its fetch at once, so a long wait
+	 * costs no latency, and an idle node sends such a reader's fetch every
+	 * {@link #FOLLOWER_FETCH_WAIT} rather than twice a second.
+	 */
+	Map<String, Object> followerConsumer(String clientPurpose) {
+		Map<String, Object> config = consumer(clientPurpose);
+		config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) FOLLOWER_FETCH_WAIT.toMillis());
+		return config;
+	}
+
+	/**
+	 * A reader of history up to a known end: it reads what is there, so a fetch that
+	 * finds nothing (the end reached, a fetch sent ahead) comes back at once rather than
+	 * hold the next read of the same consumer.
+	 */
+	Map<String, Object> readConsumer(String clientPurpose) {
+		Map<String, Object> config = consumer(clientPurpose);
+		config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
 		return config;
 	}
 

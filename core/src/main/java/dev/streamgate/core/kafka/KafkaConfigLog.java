@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -67,7 +68,7 @@ final class KafkaConfigLog implements AutoCloseable {
 	private volatile KafkaConsumer<String, byte[]> consumer;
 
 	KafkaConfigLog(String topic, KafkaClients clients, KafkaSender<String, byte[]> sender, Consumer<Entry> applier) {
-		this(topic, clients, clients.consumer(topic), sender, applier);
+		this(topic, clients, clients.followerConsumer(topic), sender, applier);
 	}
 
 	/**
@@ -168,8 +169,9 @@ final class KafkaConfigLog implements AutoCloseable {
 	}
 
 	private void run() {
-		try (KafkaConsumer<String, byte[]> kafkaConsumer = new KafkaConsumer<>(this.consumerConfig,
-				new StringDeserializer(), new ByteArrayDeserializer())) {
+		KafkaConsumer<String, byte[]> kafkaConsumer = new KafkaConsumer<>(this.consumerConfig, new StringDeserializer(),
+				new ByteArrayDeserializer());
+		try {
 			this.consumer = kafkaConsumer;
 			List<TopicPartition> partitions = assign(kafkaConsumer);
 			Map<TopicPartition, Long> target = endOffsets(kafkaConsumer, partitions);
@@ -194,6 +196,12 @@ final class KafkaConfigLog implements AutoCloseable {
 			if (this.running) {
 				logger.error("Reader of " + this.topic + " stopped", ex);
 			}
+		}
+		finally {
+			// Without waiting for the fetch in flight (a follower's waits seconds on the
+			// broker): this reader is in no group, and the broker forgets its fetch
+			// session.
+			kafkaConsumer.close(CloseOptions.timeout(Duration.ZERO));
 		}
 	}
 

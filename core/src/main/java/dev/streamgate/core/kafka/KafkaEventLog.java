@@ -19,6 +19,7 @@ import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -26,6 +27,7 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -83,6 +85,9 @@ public final class KafkaEventLog implements EventLog {
 
 	private static final Duration READ_POLL = Duration.ofMillis(200);
 
+	/** Consumers kept between reads: about as many as reads run at once. */
+	private static final int READERS_KEPT = 8;
+
 	private final Admin admin;
 
 	private final String prefix;
@@ -104,6 +109,8 @@ public final class KafkaEventLog implements EventLog {
 
 	private final Duration sharedRetention;
 
+	private final ReadConsumers readers;
+
 	KafkaEventLog(Admin admin, KafkaClients clients, KafkaSender<String, byte[]> sender,
 			KafkaSender<String, byte[]> transactionalSender, EventStorageProperties storage) {
 		this.admin = admin;
@@ -115,6 +122,26 @@ public final class KafkaEventLog implements EventLog {
 		this.sharedName = sharedName(this.prefix);
 		this.sharedPartitions = storage.sharedPartitions();
 		this.sharedRetention = storage.sharedRetention();
+		this.readers = new ReadConsumers(() -> new KafkaConsumer<>(clients.readConsumer("read"),
+				new StringDeserializer(), new ByteArrayDeserializer()), READERS_KEPT);
+	}
+
+	/** Closes the consumers kept for reads. */
+	public void close() {
+		this.readers.close();
+	}
+
+	/** The state of one read: its consumer, and whether it read all it was asked for. */
+	private static final class Read {
+
+		private final KafkaConsumer<String, byte[]> consumer;
+
+		private boolean ended;
+
+		Read(KafkaConsumer<String, byte[]> consumer) {
+			this.consumer = consumer;
+		}
+
 	}
 
 	static String sharedName(String prefix) {
@@ -284,28 +311,51 @@ public final class KafkaEventLog implements EventLog {
 		if (wanted.isEmpty()) {
 			return Flux.empty();
 		}
-		return Flux.using(() -> {
-			KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(this.clients.consumer("read"),
-					new StringDeserializer(), new ByteArrayDeserializer());
+		// generate, not using: its cleanup never runs while a poll is in progress on
+		// another
+		// thread (a KafkaConsumer is single-threaded); a cancelled read closes its
+		// consumer
+		// without waiting for the broker, and one that read everything gives it back.
+		return Flux.<List<Event>, Read>generate(() -> {
+			KafkaConsumer<String, byte[]> consumer = this.readers.take();
 			consumer.assign(wanted);
 			wanted.forEach((p) -> consumer.seek(p, after.last(logical(p)) + 1));
-			return consumer;
-		}, (consumer) -> Flux.<List<Event>>generate((sink) -> {
-			boolean done = wanted.stream()
-				.allMatch((p) -> consumer.position(p, this.writeTimeout) > until.last(logical(p)));
-			if (done) {
-				sink.complete();
-				return;
-			}
-			List<Event> batch = new ArrayList<>();
-			for (ConsumerRecord<String, byte[]> record : consumer.poll(READ_POLL)) {
-				if (record.offset() <= until.last(logical(new TopicPartition(record.topic(), record.partition())))
-						&& route.equals(route(record))) {
-					batch.add(event(record));
+			return new Read(consumer);
+		}, (read, sink) -> {
+			KafkaConsumer<String, byte[]> consumer = read.consumer;
+			try {
+				boolean done = wanted.stream()
+					.allMatch((p) -> consumer.position(p, this.writeTimeout) > until.last(logical(p)));
+				if (done) {
+					read.ended = true;
+					sink.complete();
+					return read;
 				}
+				List<Event> batch = new ArrayList<>();
+				for (ConsumerRecord<String, byte[]> record : consumer.poll(READ_POLL)) {
+					if (record.offset() <= until.last(logical(new TopicPartition(record.topic(), record.partition())))
+							&& route.equals(route(record))) {
+						batch.add(event(record));
+					}
+				}
+				sink.next(batch);
 			}
-			sink.next(batch);
-		}).concatMapIterable((batch) -> batch), KafkaConsumer::close).subscribeOn(Schedulers.boundedElastic());
+			catch (InterruptException ex) {
+				// Only a cancelled subscription interrupts this thread (subscribeOn
+				// disposes
+				// its task): nobody listens any more.
+				Thread.interrupted();
+				sink.complete();
+			}
+			return read;
+		}, (read) -> {
+			if (read.ended) {
+				this.readers.give(read.consumer);
+			}
+			else {
+				this.readers.discard(read.consumer);
+			}
+		}).concatMapIterable((batch) -> batch).subscribeOn(Schedulers.boundedElastic());
 	}
 
 	@Override

@@ -41,7 +41,7 @@ final class KafkaKeyedView<T> implements AutoCloseable {
 	 */
 	KafkaKeyedView(String topic, KafkaClients clients, KafkaSender<String, byte[]> sender, Function<byte[], T> decoder,
 			BinaryOperator<T> merge) {
-		this(topic, clients, clients.consumer(topic), sender, decoder, merge);
+		this(topic, clients, clients.followerConsumer(topic), sender, decoder, merge);
 	}
 
 	/**

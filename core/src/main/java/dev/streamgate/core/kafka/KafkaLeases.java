@@ -142,6 +142,9 @@ final class KafkaLeases implements Leases {
 			if (assigned.isEmpty()) {
 				return;
 			}
+			// Nothing is read from the leases topic: paused, a member sends no fetch, and
+			// its polls only keep the membership alive.
+			this.consumer.pause(assigned);
 			Set<Integer> next = new HashSet<>(this.owned);
 			assigned.forEach((partition) -> next.add(partition.partition()));
 			change(next);

@@ -74,6 +74,12 @@ public enum ProblemType {
 
 	NOT_READY(HttpStatus.SERVICE_UNAVAILABLE, "not-ready", "Not ready"),
 
+	/**
+	 * The node holds as many publications as it may (streamgate.ingest.max-in-flight):
+	 * nothing was published, retry after the {@code Retry-After} delay.
+	 */
+	OVERLOADED(HttpStatus.SERVICE_UNAVAILABLE, "overloaded", "Overloaded"),
+
 	SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "service-unavailable", "Service unavailable");
 
 	/** Prefix of every problem type URI. */

@@ -1,14 +1,18 @@
 package dev.streamgate.core.kafka;
 
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.IntStream;
+
+import javax.management.ObjectName;
 
 import jakarta.json.Json;
 import org.apache.kafka.clients.admin.Admin;
@@ -19,6 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.kafka.sender.KafkaSender;
 import reactor.kafka.sender.SenderRecord;
 
@@ -62,6 +67,7 @@ class KafkaEventLogIntegrationTests {
 
 	@AfterEach
 	void close() {
+		this.log.close();
 		this.sender.close();
 		this.batchSender.close();
 		this.admin.close();
@@ -93,6 +99,49 @@ class KafkaEventLogIntegrationTests {
 		assertThat(new String(middle.get(0).data(), StandardCharsets.UTF_8)).isEqualTo("{\"n\":2}");
 		assertThat(middle.get(0).type()).isEqualTo(EventType.EVENT);
 		assertThat(this.log.read(topic, Cursor.of(4), Cursor.of(4)).collectList().block(TIMEOUT)).isEmpty();
+	}
+
+	@Test
+	void aReadCancelledFromAnotherThreadClosesItsConsumer() throws Exception {
+		// A subscriber that leaves during a catch-up cancels from its own thread (an
+		// event
+		// loop) while the read polls on another: the consumer was closed there,
+		// concurrently
+		// (a KafkaConsumer refuses that, and was never closed) or blocking the event
+		// loop.
+		Topic topic = createTopic("cancelled", 1);
+		this.log.append(topic, IntStream.range(0, 2000).mapToObj((i) -> event("{\"n\":" + i + "}")).toList())
+			.block(TIMEOUT);
+		Cursor end = this.log.end(topic).block(TIMEOUT);
+		for (int i = 0; i < 10; i++) {
+			List<Event> first = this.log.read(topic, Cursor.beforeAll(1), end)
+				.publishOn(Schedulers.parallel())
+				.take(3)
+				.collectList()
+				.block(TIMEOUT);
+			assertThat(first).extracting(Event::offset).containsExactly(0L, 1L, 2L);
+		}
+		await().atMost(TIMEOUT).untilAsserted(() -> assertThat(readers()).as("read consumers still open").isEmpty());
+	}
+
+	@Test
+	void readsThatEndNormallyShareTheirConsumer() throws Exception {
+		// A snapshot publication reads the records after its document every time: a
+		// consumer per read cost a connection and a metadata request each time.
+		Topic topic = createTopic("reread", 1);
+		for (int i = 0; i < 5; i++) {
+			this.log.append(topic, List.of(event("{\"n\":" + i + "}"))).block(TIMEOUT);
+			Cursor end = this.log.end(topic).block(TIMEOUT);
+			assertThat(this.log.read(topic, Cursor.beforeAll(1), end).collectList().block(TIMEOUT)).hasSize(i + 1);
+		}
+		assertThat(readers()).as("read consumers open").hasSize(1);
+		this.log.close();
+		assertThat(readers()).as("read consumers open after close").isEmpty();
+	}
+
+	private static Set<ObjectName> readers() throws Exception {
+		return ManagementFactory.getPlatformMBeanServer()
+			.queryNames(new ObjectName("kafka.consumer:type=consumer-metrics,client-id=streamgate-read*"), null);
 	}
 
 	@Test

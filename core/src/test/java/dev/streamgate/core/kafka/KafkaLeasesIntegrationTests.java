@@ -1,11 +1,16 @@
 package dev.streamgate.core.kafka;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
+
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.AfterEach;
@@ -59,6 +64,28 @@ class KafkaLeasesIntegrationTests {
 		Membership member = join("pollers", changes);
 		await().atMost(Duration.ofSeconds(20)).until(() -> owned(member) == KEYS.size());
 		assertThat(changes).hasPositiveValue();
+	}
+
+	@Test
+	void aMemberSendsNoFetchForTheLeasesItOwns() throws Exception {
+		Membership member = join("quiet", new AtomicInteger());
+		await().atMost(Duration.ofSeconds(20)).until(() -> owned(member) == KEYS.size());
+		// The leases topic holds no data: a member that fetched it anyway asked the
+		// broker
+		// twice a second, for nothing, on every node.
+		long fetches = fetches("quiet");
+		Thread.sleep(3000);
+		assertThat(fetches("quiet")).as("fetch requests of the member").isEqualTo(fetches);
+		assertThat(owned(member)).isEqualTo(KEYS.size());
+	}
+
+	private static long fetches(String group) throws Exception {
+		MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+		Set<ObjectName> names = server.queryNames(new ObjectName(
+				"kafka.consumer:type=consumer-fetch-manager-metrics,client-id=streamgate-leases-" + group + "-*"),
+				null);
+		assertThat(names).hasSize(1);
+		return ((Number) server.getAttribute(names.iterator().next(), "fetch-total")).longValue();
 	}
 
 	@Test

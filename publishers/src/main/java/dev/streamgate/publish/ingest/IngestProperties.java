@@ -17,11 +17,16 @@ import org.springframework.validation.annotation.Validated;
  * @param idempotencyWindow how long an {@code Idempotency-Key} answer is remembered
  * (Kafka keeps answers 7 days at most)
  * @param idempotencyKeys how many answers are remembered at most (oldest forgotten first)
+ * @param maxInFlight bytes of publications a node holds at once between reading a request
+ * and Kafka's acknowledgement (a body of unknown length counts as {@code maxPayload}); a
+ * publication beyond it is answered {@code 503 overloaded} with {@code Retry-After} at
+ * once. Kept under the producer's {@code buffer.memory} (32 MiB), so that a send never
+ * waits for room in it
  */
 @Validated
 @ConfigurationProperties("streamgate.ingest")
 public record IngestProperties(@DefaultValue("1MB") DataSize maxPayload,
 		@DefaultValue("24h") @DurationMax(days = 7) Duration idempotencyWindow,
-		@DefaultValue("100000") @Min(1) long idempotencyKeys) {
+		@DefaultValue("100000") @Min(1) long idempotencyKeys, @DefaultValue("16MB") DataSize maxInFlight) {
 
 }

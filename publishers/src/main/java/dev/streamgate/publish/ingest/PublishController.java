@@ -1,10 +1,12 @@
 package dev.streamgate.publish.ingest;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -51,6 +53,9 @@ public class PublishController {
 
 	static final MediaType NDJSON = MediaType.parseMediaType("application/x-ndjson");
 
+	/** What a publication holds besides its body (request, records, answer), in bytes. */
+	private static final long PER_PUBLICATION = 1024;
+
 	private final TopicStore topics;
 
 	private final EventPublisher publisher;
@@ -61,6 +66,10 @@ public class PublishController {
 
 	private final MeterRegistry meters;
 
+	private final InFlightPublications inFlight;
+
+	private final Counter overloaded;
+
 	public PublishController(TopicStore topics, EventPublisher publisher, IngestProperties properties,
 			IdempotencyKeys idempotencyKeys, MeterRegistry meters) {
 		this.topics = topics;
@@ -68,6 +77,14 @@ public class PublishController {
 		this.properties = properties;
 		this.idempotencyKeys = idempotencyKeys;
 		this.meters = meters;
+		this.inFlight = new InFlightPublications(properties.maxInFlight().toBytes());
+		Gauge.builder("streamgate.ingest.in-flight", this.inFlight, InFlightPublications::held)
+			.description("Bytes of publications between their request and Kafka's acknowledgement")
+			.baseUnit("bytes")
+			.register(meters);
+		this.overloaded = Counter.builder("streamgate.ingest.overloaded")
+			.description("Publications refused with 503 because streamgate.ingest.max-in-flight was reached")
+			.register(meters);
 	}
 
 	@PostMapping(path = "/api/v1/publish/{topicId}", produces = MediaType.APPLICATION_JSON_VALUE)
@@ -80,6 +97,9 @@ public class PublishController {
 	@ApiResponse(responseCode = "202", description = "Accepted: Kafka acknowledged every record",
 			content = @Content(schema = @Schema(implementation = PublishResponse.class)))
 	@ProblemResponses({ 400, 404, 409, 413, 415, 422, 503 })
+	@ApiResponse(responseCode = "503",
+			description = "kafka-unavailable, or overloaded: the node holds streamgate.ingest.max-in-flight bytes of "
+					+ "publications; nothing was published, retry after Retry-After")
 	public Mono<ResponseEntity<PublishResponse>> publish(@PathVariable String topicId, @Parameter(
 			description = "a retried publish with the same key (within streamgate.ingest.idempotency-window, "
 					+ "on any ingest node) returns the first answer and publishes nothing; another body under a used key "
@@ -91,9 +111,24 @@ public class PublishController {
 		Topic topic = topic(topicId);
 		boolean batch = mediaType(exchange);
 		long max = this.properties.maxPayload().toBytes();
-		if (exchange.getRequest().getHeaders().getContentLength() > max) {
+		long declared = exchange.getRequest().getHeaders().getContentLength();
+		if (declared > max) {
 			throw tooLarge(max);
 		}
+		long charge = ((declared >= 0) ? declared : max) + PER_PUBLICATION;
+		if (!this.inFlight.tryAcquire(charge)) {
+			this.overloaded.increment();
+			throw new StreamgateException(ProblemType.OVERLOADED,
+					"This node holds as many publications as streamgate.ingest.max-in-flight allows ("
+							+ this.inFlight.limit() + " bytes); nothing was published. Retry later.")
+				.withRetryAfter(Duration.ofSeconds(1));
+		}
+		return body(topic, topicId, idempotencyKey, batch, exchange, max)
+			.doFinally((signal) -> this.inFlight.release(charge));
+	}
+
+	private Mono<ResponseEntity<PublishResponse>> body(Topic topic, String topicId, String idempotencyKey,
+			boolean batch, ServerWebExchange exchange, long max) {
 		return DataBufferUtils.join(exchange.getRequest().getBody(), (int) Math.min(max, Integer.MAX_VALUE))
 			.onErrorMap(DataBufferLimitException.class, (ex) -> tooLarge(max))
 			.map(PublishController::bytes)

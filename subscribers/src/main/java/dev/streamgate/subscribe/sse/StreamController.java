@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -125,17 +126,24 @@ public class StreamController {
 			.takeUntilOther(closed(exchange)), this.limits::release);
 		Instant expiresAt = exchange.getAttribute(RequestAttributes.TOKEN_EXPIRES_AT);
 		if (expiresAt != null) {
-			// The client reconnects with a fresh token and its cursor.
+			// The client reconnects with a fresh token and its cursor. Only the expiry
+			// says
+			// so: a stream that ends otherwise (topic deleted, shutdown) ends with its
+			// own
+			// problem or none.
 			Duration left = Duration.between(Instant.now(), expiresAt);
-			frames = frames.takeUntilOther(Mono.delay(left.isNegative() ? Duration.ZERO : left))
+			AtomicBoolean expired = new AtomicBoolean();
+			frames = frames
+				.takeUntilOther(
+						Mono.delay(left.isNegative() ? Duration.ZERO : left).doOnNext((tick) -> expired.set(true)))
 				.concatWith(
-						Mono.fromSupplier(
-								() -> Frame
-									.of(null, EventType.PROBLEM,
-											Problems.json("token-expired", "Token expired", 401,
-													"The token of this stream expired at " + expiresAt
-															+ "; reconnect with a fresh token and the last event id"),
-											0)));
+						Mono.fromSupplier(() -> expired.get()
+								? Frame.of(null, EventType.PROBLEM,
+										Problems.json("token-expired", "Token expired", 401,
+												"The token of this stream expired at " + expiresAt
+														+ "; reconnect with a fresh token and the last event id"),
+										0)
+								: null));
 		}
 		return response.writeWith(frames.map((frame) -> {
 			if (frame.carriesEvent()) {
