@@ -71,3 +71,16 @@ nginx.ingress.kubernetes.io/cors-allow-headers: "Authorization, Content-Type, If
 nginx.ingress.kubernetes.io/cors-expose-headers: "ETag, Location, Retry-After"
 {{- end }}
 {{- end }}
+
+{{/*
+The Secret whose key `secret` signs and verifies tokens: the operator's, or the one the chart
+makes when security is on and neither a Secret nor a JWKS is given. Empty when tokens are
+verified against a JWKS or security is off.
+*/}}
+{{- define "streamgate.jwtSecretName" -}}
+{{- if .Values.security.jwt.existingSecret }}
+{{- .Values.security.jwt.existingSecret }}
+{{- else if and .Values.security.enabled (not .Values.security.jwt.jwkSetUri) }}
+{{- printf "%s-jwt" (include "streamgate.fullname" . | trunc 59 | trimSuffix "-") }}
+{{- end }}
+{{- end }}

@@ -5,6 +5,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import reactor.netty.ReactorNetty;
 
+import dev.streamgate.security.TokenCommand;
+
 /**
  * The streamgate gateway: every role in one application, switched by
  * {@code streamgate.roles}.
@@ -14,6 +16,9 @@ import reactor.netty.ReactorNetty;
 public class StreamgateApplication {
 
 	public static void main(String[] args) {
+		if (TokenCommand.isCalled(args)) {
+			System.exit(TokenCommand.run(args, System.out, System.err));
+		}
 		acceptOnItsOwnThread();
 		SpringApplication.run(StreamgateApplication.class, args);
 	}

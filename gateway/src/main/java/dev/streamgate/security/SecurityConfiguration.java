@@ -1,6 +1,7 @@
 package dev.streamgate.security;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Map;
@@ -12,17 +13,12 @@ import java.util.Set;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
 
-import com.nimbusds.jose.JOSEException;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.MACSigner;
-import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.authorization.AuthorizationDecision;
@@ -60,8 +56,8 @@ import dev.streamgate.core.web.RequestAttributes;
  * Tokens per role and per topic: the gateway is an OAuth2 resource server that takes JWTs
  * signed with {@code streamgate.security.jwt.secret} (HS256) or verified against
  * {@code streamgate.security.jwt.jwk-set-uri}, and reads rights from their
- * {@code streamgate} claim. Secure by default: without a key it makes a random one and
- * logs an admin token for this run.
+ * {@code streamgate} claim. Secure by default: without a key it makes a random one, keeps
+ * it in a file (so tokens outlive restarts) and logs an admin token.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(SecurityProperties.class)
@@ -78,7 +74,7 @@ public class SecurityConfiguration {
 			HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE, HttpMethod.OPTIONS));
 
 	@Bean
-	ReactiveJwtDecoder jwtDecoder(SecurityProperties properties) {
+	ReactiveJwtDecoder jwtDecoder(SecurityProperties properties, Environment environment) {
 		SecurityProperties.Jwt jwt = properties.jwt();
 		NimbusReactiveJwtDecoder decoder;
 		if (jwt.jwkSetUri() != null) {
@@ -88,7 +84,7 @@ public class SecurityConfiguration {
 				.build();
 		}
 		else {
-			decoder = NimbusReactiveJwtDecoder.withSecretKey(signingKey(properties))
+			decoder = NimbusReactiveJwtDecoder.withSecretKey(signingKey(properties, environment))
 				.macAlgorithm(MacAlgorithm.HS256)
 				.build();
 		}
@@ -100,43 +96,48 @@ public class SecurityConfiguration {
 		return decoder;
 	}
 
-	private static SecretKey signingKey(SecurityProperties properties) {
+	private static SecretKey signingKey(SecurityProperties properties, Environment environment) {
 		String secret = properties.jwt().secret();
 		if (secret != null && !secret.isEmpty()) {
-			byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
-			if (bytes.length < 32) {
-				throw new IllegalStateException(
-						"streamgate.security.jwt.secret must be at least 32 bytes (256 bits) for HS256, it has "
-								+ bytes.length);
-			}
-			return new SecretKeySpec(bytes, "HmacSHA256");
+			return secretKey(secret);
 		}
-		byte[] random = new byte[32];
-		new SecureRandom().nextBytes(random);
-		SecretKey key = new SecretKeySpec(random, "HmacSHA256");
-		if (properties.enabled()) {
-			Instant expires = Instant.now().plus(properties.devTokenValidity());
-			logger.warn("No streamgate.security.jwt.secret or jwk-set-uri: tokens are signed with a random key "
-					+ "that lives until this process stops. Admin token, valid until " + expires + ":\n\n    "
-					+ devToken(key, expires) + "\n");
+		if (!properties.enabled()) {
+			// Nothing is checked: a key that no token will ever meet, and no file.
+			byte[] random = new byte[32];
+			new SecureRandom().nextBytes(random);
+			return new SecretKeySpec(random, "HmacSHA256");
 		}
+		Path file = keyFile(properties, environment).toAbsolutePath().normalize();
+		SecretKey key = StoredSigningKey.loadOrCreate(file);
+		Instant expires = Instant.now().plus(properties.devTokenValidity());
+		logger.info("No streamgate.security.jwt.secret or jwk-set-uri: tokens are signed with the key in " + file
+				+ " (made on first start; delete it and restart to rotate the key, which refuses every token issued "
+				+ "before; `java -jar streamgate.jar token --help` mints scoped tokens). Admin token, valid until "
+				+ expires + ":\n\n    " + TokenCommand.mint(key, "standalone-admin", Map.of("admin", true), expires)
+				+ "\n");
 		return key;
 	}
 
-	private static String devToken(SecretKey key, Instant expires) {
-		JWTClaimsSet claims = new JWTClaimsSet.Builder().subject("standalone-admin")
-			.issueTime(new java.util.Date())
-			.expirationTime(java.util.Date.from(expires))
-			.claim("streamgate", Map.of("admin", true))
-			.build();
-		SignedJWT token = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims);
-		try {
-			token.sign(new MACSigner(key));
+	static SecretKey secretKey(String secret) {
+		byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
+		if (bytes.length < 32) {
+			throw new IllegalStateException(
+					"streamgate.security.jwt.secret must be at least 32 bytes (256 bits) for HS256, it has "
+							+ bytes.length);
 		}
-		catch (JOSEException ex) {
-			throw new IllegalStateException("Could not sign the development token", ex);
+		return new SecretKeySpec(bytes, "HmacSHA256");
+	}
+
+	/**
+	 * The configured key file, or {@code token.key} beside the embedded broker's storage.
+	 */
+	static Path keyFile(SecurityProperties properties, Environment environment) {
+		if (properties.jwt().keyFile() != null) {
+			return properties.jwt().keyFile();
 		}
-		return token.serialize();
+		Path brokerData = Path.of(environment.getProperty("streamgate.embedded-kafka.data-dir", "data/kafka"));
+		Path parent = brokerData.toAbsolutePath().normalize().getParent();
+		return ((parent != null) ? parent : brokerData.toAbsolutePath()).resolve("token.key");
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.streamgate.security;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -19,15 +20,18 @@ public record SecurityProperties(@DefaultValue("true") boolean enabled, @Default
 		@DefaultValue("24h") Duration devTokenValidity) {
 
 	/**
-	 * Token verification: an HMAC secret (HS256) or a JWKS. Neither = a random key for
-	 * this run and a logged admin token.
+	 * Token verification: an HMAC secret (HS256) or a JWKS. Neither = a random key kept
+	 * in {@code keyFile} (made on first start) and a logged admin token.
 	 *
 	 * @param secret the HMAC key, at least 32 bytes
 	 * @param jwkSetUri the JWKS to verify tokens against
+	 * @param keyFile where the generated key is kept when neither is set; unset = beside
+	 * the embedded broker's storage ({@code token.key} in the parent of
+	 * {@code streamgate.embedded-kafka.data-dir}, {@code ./data/token.key} by default)
 	 * @param clockSkew how long after its {@code exp} (and before its {@code nbf}) a
 	 * token is still accepted, for clocks that differ a little
 	 */
-	public record Jwt(String secret, URI jwkSetUri, @DefaultValue("5s") Duration clockSkew) {
+	public record Jwt(String secret, URI jwkSetUri, Path keyFile, @DefaultValue("5s") Duration clockSkew) {
 	}
 
 }

@@ -1,6 +1,8 @@
 package dev.streamgate.gateway;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Objects;
 import java.util.regex.Matcher;
@@ -34,13 +36,14 @@ class StandaloneIntegrationTests {
 	}
 
 	@Test
-	void standaloneGatewayKeepsItsTopicsAcrossARestartAndLogsJsonOnRequest() {
+	void standaloneGatewayKeepsItsTopicsAndTokensAcrossARestartAndLogsJsonOnRequest() throws Exception {
 		Path firstLog = this.work.resolve("first.log");
 		String etag;
 		String firstToken;
 		try (GatewayProcess gateway = startStandalone(firstLog)) {
-			// Secure by default: no key configured, so a random one and a logged admin
-			// token.
+			// Secure by default: no key configured, so a random one (kept in a file) and
+			// a
+			// logged admin token.
 			gateway.client().get().uri("/api/v1/topics").exchange().expectStatus().isUnauthorized();
 			firstToken = devToken(gateway);
 			etag = gateway.client()
@@ -59,20 +62,26 @@ class StandaloneIntegrationTests {
 			assertThat(gateway.outputLines())
 				.anyMatch((line) -> line.contains("Kafka: started the embedded KRaft broker")
 						&& line.contains("(standalone mode: spring.kafka.bootstrap-servers is not set)"))
-				.anyMatch((line) -> line.contains("Kafka: stopping the embedded broker"));
+				.anyMatch((line) -> line.contains("Kafka: stopping the embedded broker"))
+				.anyMatch((line) -> line.contains("streamgate is up (roles: all)"))
+				.anyMatch(
+						(line) -> line.trim().equals("console      http://localhost:" + gateway.port() + "/console/"));
 		}
 		assertThat(this.work.resolve("kafka").resolve("meta.properties")).exists();
 
 		Path secondLog = this.work.resolve("second.log");
 		try (GatewayProcess gateway = startStandalone(secondLog, "--logging.structured.format.console=ecs")) {
-			// A new run has a new key: the last run's token is refused.
+			// The key was kept beside the broker's storage: the last run's token still
+			// works, until it expires.
+			assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(this.work.resolve("token.key"))))
+				.isEqualTo("rw-------");
 			gateway.client()
 				.get()
 				.uri("/api/v1/topics/kept")
 				.headers((headers) -> headers.setBearerAuth(firstToken))
 				.exchange()
 				.expectStatus()
-				.isUnauthorized();
+				.isOk();
 			String token = devToken(gateway);
 			gateway.client()
 				.get()
