@@ -1,0 +1,47 @@
+package dev.streamgate.image;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Dockerfile builds the current reactor (no Docker engine here to run it): Maven
+ * reads every module, so every module's pom must be in the build stage, and the image
+ * runs on the JDK it was built with.
+ */
+class DockerfileTests {
+
+	private static final Path ROOT = Path.of("..");
+
+	@Test
+	void theBuildStageHasEveryModuleOfTheReactor() throws Exception {
+		String dockerfile = Files.readString(ROOT.resolve("Dockerfile"));
+		Matcher module = Pattern.compile("<module>([^<]+)</module>").matcher(Files.readString(ROOT.resolve("pom.xml")));
+		List<String> modules = module.results().map((result) -> result.group(1)).toList();
+		assertThat(modules).isNotEmpty();
+		for (String name : modules) {
+			assertThat(dockerfile).as("the Dockerfile copies module %s (or its pom)", name)
+				.containsPattern(
+						"(?m)^COPY " + Pattern.quote(name) + "(/pom\\.xml)? " + Pattern.quote(name) + "(/pom\\.xml)?$");
+		}
+	}
+
+	@Test
+	void theImageRunsOnTheJdkItWasBuiltWith() throws Exception {
+		String dockerfile = Files.readString(ROOT.resolve("Dockerfile"));
+		List<String> versions = Pattern.compile("(?m)^FROM eclipse-temurin:(\\d+)-")
+			.matcher(dockerfile)
+			.results()
+			.map((result) -> result.group(1))
+			.toList();
+		assertThat(versions).hasSize(2);
+		assertThat(versions.get(1)).as("the runtime image's JDK").isEqualTo(versions.get(0));
+	}
+
+}
