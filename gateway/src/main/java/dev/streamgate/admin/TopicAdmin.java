@@ -13,6 +13,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import dev.streamgate.core.egress.EgressGuard;
+import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventLogStatus;
 import dev.streamgate.core.event.EventStorageProperties;
@@ -199,6 +200,18 @@ public class TopicAdmin {
 	 */
 	public Mono<EventLogStatus> status(String id) {
 		return this.eventLog.status(find(id).topic());
+	}
+
+	/**
+	 * The cursor just before the first event of a topic published at or after a time: a
+	 * stream resumed from it ({@code lastEventId}) delivers what was published since.
+	 * @param id the topic id
+	 * @param time the time
+	 * @return the cursor, as clients see cursors
+	 */
+	public Mono<String> cursorAt(String id, Instant time) {
+		Topic topic = find(id).topic();
+		return this.eventLog.at(topic, time).map(CursorFormat.of(topic)::format);
 	}
 
 	private Instant now() {

@@ -1,6 +1,9 @@
 package dev.streamgate.admin;
 
 import java.net.URI;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,6 +58,9 @@ public class TopicController {
 	static final String MERGE_PATCH_JSON = "application/merge-patch+json";
 
 	private static final int MAX_PAGE_SIZE = 100;
+
+	/** The first second of the year 10000: times are four-digit years. */
+	private static final long LATEST_SECOND = 253402300800L;
 
 	private final TopicAdmin admin;
 
@@ -152,10 +158,46 @@ public class TopicController {
 			.flatMap(Optional::stream)
 			.findFirst()
 			.orElse(null);
-		Map<String, Long> webhookCounts = new TreeMap<>(Map.of("active", 0L, "disabled", 0L));
-		this.webhooks.list(id).forEach((webhook) -> webhookCounts.merge(webhook.status().value(), 1L, Long::sum));
+		Map<String, Long> webhookCounts = new TreeMap<>(Map.of("active", 0L, "disabled", 0L, "failing", 0L));
+		this.webhooks.list(id).forEach((webhook) -> {
+			webhookCounts.merge(webhook.status().value(), 1L, Long::sum);
+			if (webhook.isActive() && this.webhooks.state(webhook).failingSince() != null) {
+				webhookCounts.merge("failing", 1L, Long::sum);
+			}
+		});
 		return this.admin.status(id)
 			.map((events) -> new TopicStatusDocument(id, events, subscribers, lastPoll, webhookCounts));
+	}
+
+	@GetMapping("/{id}/cursor")
+	@Operation(summary = "The cursor of a point in time",
+			description = "The cursor just before the first event published at or after `at`: a stream resumed from it "
+					+ "(lastEventId or Last-Event-ID) delivers what was published since then, as webhook replay's since does.")
+	@ApiResponse(responseCode = "200", description = "The cursor",
+			content = @Content(schema = @Schema(implementation = CursorDocument.class)))
+	@ProblemResponses({ 400, 404, 503 })
+	public Mono<CursorDocument> cursorAt(@PathVariable String id,
+			@Parameter(description = "an ISO-8601 time with an offset, such as 2026-11-21T10:00:00Z") @RequestParam(
+					required = false) String at) {
+		Instant time = parseTime(at);
+		return this.admin.cursorAt(id, time).map((cursor) -> new CursorDocument(cursor, time));
+	}
+
+	private static Instant parseTime(String value) {
+		if (value != null) {
+			try {
+				Instant time = OffsetDateTime.parse(value.trim()).toInstant();
+				if (!time.isBefore(Instant.EPOCH) && time.getEpochSecond() < LATEST_SECOND) {
+					return time;
+				}
+			}
+			catch (DateTimeParseException ex) {
+				// answered below
+			}
+		}
+		throw new StreamgateException(ProblemType.INVALID_PARAMETER,
+				"Query parameter 'at' must be an ISO-8601 time with an offset between 1970 and 9999, such as "
+						+ "2026-11-21T10:00:00Z, was '" + value + "'");
 	}
 
 	private static byte[] required(byte[] body) {
@@ -204,6 +246,15 @@ public class TopicController {
 	}
 
 	/**
+	 * A cursor for a point in time.
+	 *
+	 * @param id the cursor: resume after it to get what was published since {@code at}
+	 * @param at the time asked for
+	 */
+	public record CursorDocument(String id, Instant at) {
+	}
+
+	/**
 	 * Live figures of one topic.
 	 *
 	 * @param id the topic id
@@ -212,7 +263,8 @@ public class TopicController {
 	 * (empty when it runs no subscriber role)
 	 * @param lastPoll the last poll of an http-poller topic, when the answering node
 	 * polls it
-	 * @param webhooks the topic's webhooks by status
+	 * @param webhooks the topic's webhooks by status, and how many active ones are
+	 * failing (no success since their last failure)
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record TopicStatusDocument(String id, EventLogStatus events,
@@ -220,8 +272,9 @@ public class TopicController {
 					example = "{\"sse\": 3}") Map<String, Integer> subscribers,
 			@Schema(description = "http-poller topics: the last poll, present when the answering node polls the topic "
 					+ "(exactly one node of the poller role does)") LastPoll lastPoll,
-			@Schema(description = "the topic's webhooks by status",
-					example = "{\"active\": 2, \"disabled\": 0}") Map<String, Long> webhooks) {
+			@Schema(description = "the topic's webhooks by status, and how many active ones fail (no success since "
+					+ "their last failure)",
+					example = "{\"active\": 2, \"disabled\": 0, \"failing\": 1}") Map<String, Long> webhooks) {
 	}
 
 }

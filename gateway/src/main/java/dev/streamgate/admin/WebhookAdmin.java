@@ -240,7 +240,8 @@ public class WebhookAdmin {
 		Delivery delivery = Delivery.of(messageId, "ping", topicId, "ping", at, data);
 		return this.sender.send(webhook, delivery).flatMap((result) -> {
 			Attempt attempt = new Attempt(webhook.id(), at, messageId, "ping", 1, result.statusCode(),
-					result.durationMs(), result.error(), result.isSuccess() ? "delivered" : "failed");
+					result.durationMs(), result.error(), result.isSuccess() ? "delivered" : "failed",
+					result.responseBody());
 			return this.attempts.recordReadable(attempt).onErrorResume((ex) -> Mono.empty()).thenReturn(attempt);
 		});
 	}

@@ -35,6 +35,7 @@ import reactor.core.publisher.Flux;
 import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.support.Cursors;
 import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.ProblemAssertions;
 import dev.streamgate.support.RandomDocuments;
 import dev.streamgate.support.Sse;
 import dev.streamgate.support.TestKafka;
@@ -332,6 +333,36 @@ class StreamIntegrationTests {
 		expectProblem("/api/v1/stream/strict?mode=firehose", null, 406, "mode-not-allowed");
 		expectProblem("/api/v1/stream/strict", at("strict", "1.2.3"), 400, "invalid-cursor");
 		expectProblem("/api/v1/stream/strict?lastEventId=abc", null, 400, "invalid-cursor");
+	}
+
+	@Test
+	void theCursorOfATimeResumesAStreamWithWhatWasPublishedSince() {
+		createTopic("{\"id\":\"timeline\"}");
+		publish("timeline", "{\"n\":0}");
+		sleep(50);
+		java.time.Instant between = java.time.Instant.now();
+		sleep(50);
+		publish("timeline", "{\"n\":1}");
+		publish("timeline", "{\"n\":2}");
+		String cursor = this.client.get()
+			.uri("/api/v1/topics/timeline/cursor?at={at}", between.toString())
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(Map.class)
+			.returnResult()
+			.getResponseBody()
+			.get("id")
+			.toString();
+		List<ServerSentEvent<String>> events = sse().take("/api/v1/stream/timeline?lastEventId=" + cursor, null, 2);
+		assertThat(data(events)).containsExactly("{\"n\":1}", "{\"n\":2}");
+		ProblemAssertions.expectProblem(this.client.get().uri("/api/v1/topics/timeline/cursor?at=yesterday").exchange(),
+				400, "invalid-parameter");
+		ProblemAssertions.expectProblem(this.client.get().uri("/api/v1/topics/timeline/cursor").exchange(), 400,
+				"invalid-parameter");
+		ProblemAssertions.expectProblem(
+				this.client.get().uri("/api/v1/topics/nowhere/cursor?at={at}", between.toString()).exchange(), 404,
+				"topic-not-found");
 	}
 
 	@Test

@@ -107,7 +107,8 @@ class WebhookIntegrationTests {
 				.getJsonObject("delivery")
 				.getString("cursor")
 				.equals(ids.get(19)));
-		assertThat(get("/api/v1/topics/orders/status", 200)).contains("\"webhooks\":{\"active\":1,\"disabled\":0}");
+		assertThat(get("/api/v1/topics/orders/status", 200))
+			.contains("\"webhooks\":{\"active\":1,\"disabled\":0,\"failing\":0}");
 		assertThat(metric("streamgate_webhook_deliveries_total", "outcome=\"delivered\"", "topic=\"orders\""))
 			.isGreaterThanOrEqualTo(20);
 		assertThat(metric("streamgate_webhook_delivery_latency_seconds_count", "topic=\"orders\""))
@@ -211,10 +212,13 @@ class WebhookIntegrationTests {
 	void anEventThatExhaustsItsScheduleIsRecordedAsFailedAndTheWebhookMovesOn() {
 		createEventTopic("exhaust");
 		String id = register("exhaust", "exhaust", "");
-		sink.endpoint("exhaust").behave("status:500");
+		sink.endpoint("exhaust").behave("error-body:500");
 		String failed = publish("exhaust", "{\"n\":0}");
 		// One attempt and ten retries.
 		await().atMost(WAIT).until(() -> sink.endpoint("exhaust").received().size() >= 11);
+		// The topic's status counts the failing webhook (the console shows it in its
+		// list).
+		await().atMost(WAIT).until(() -> get("/api/v1/topics/exhaust/status", 200).contains("\"failing\":1"));
 		sink.endpoint("exhaust").behave("ok");
 		String delivered = publish("exhaust", "{\"n\":1}");
 		List<Received> received = awaitAccepted("exhaust", 1);
@@ -233,9 +237,13 @@ class WebhookIntegrationTests {
 		assertThat(gaveUp.getInt("attempt")).isEqualTo(11);
 		assertThat(gaveUp.getInt("statusCode")).isEqualTo(500);
 		assertThat(gaveUp.getString("error")).contains("500");
+		// What the endpoint said, cut at 1 KiB: a person debugging the endpoint needs it.
+		assertThat(gaveUp.getString("responseBody")).startsWith("{\"error\":\"not today\"}xxx").hasSize(1024);
+		assertThat(newest).doesNotContainKey("responseBody");
 		assertThat(gaveUp.getString("eventId")).isEqualTo("msg_exhaust_" + failed);
 		assertThat(gaveUp.getJsonNumber("durationMs").longValue()).isNotNegative();
 		assertThat(parse(attempts).asJsonObject().getJsonArray("items")).hasSize(12);
+		await().atMost(WAIT).until(() -> get("/api/v1/topics/exhaust/status", 200).contains("\"failing\":0"));
 	}
 
 	@Test

@@ -18,9 +18,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param error why it failed, {@code null} on success
  * @param outcome {@code delivered}, {@code retrying}, {@code failed} (given up),
  * {@code disabled} (the webhook was disabled)
+ * @param responseBody the first 1 KiB of the answer's body, when it had one
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Attempt(String webhookId, Instant at, String eventId, String type, int attempt, Integer statusCode,
-		long durationMs, String error, String outcome) {
+		long durationMs, String error, String outcome, String responseBody) {
 
 }

@@ -157,6 +157,9 @@ public final class WebhookSink implements AutoCloseable {
 
 		private final List<Received> received = new CopyOnWriteArrayList<>();
 
+		/** What {@code error-body:<code>} answers: a JSON error and 2,000 more bytes. */
+		public static final String ERROR_BODY = "{\"error\":\"not today\"}" + "x".repeat(2000);
+
 		private volatile String behaviour = "ok";
 
 		Endpoint(Webhook verifier) {
@@ -166,6 +169,7 @@ public final class WebhookSink implements AutoCloseable {
 		/**
 		 * Sets how the endpoint answers from now on.
 		 * @param newBehaviour {@code ok}, {@code status:<code>},
+		 * {@code error-body:<code>} (with {@link #ERROR_BODY}),
 		 * {@code retry-after:<code>:<seconds>} or {@code slow:<millis>}
 		 * @return this endpoint
 		 */
@@ -197,7 +201,7 @@ public final class WebhookSink implements AutoCloseable {
 		private static int status(String behaviour) {
 			String[] parts = behaviour.split(":");
 			return switch (parts[0]) {
-				case "status", "retry-after" -> Integer.parseInt(parts[1]);
+				case "status", "retry-after", "error-body" -> Integer.parseInt(parts[1]);
 				default -> 204;
 			};
 		}
@@ -206,6 +210,10 @@ public final class WebhookSink implements AutoCloseable {
 			String[] parts = behaviour.split(":");
 			return switch (parts[0]) {
 				case "status" -> response.status(Integer.parseInt(parts[1])).send().then();
+				case "error-body" -> response.status(Integer.parseInt(parts[1]))
+					.header(HttpHeaderNames.CONTENT_TYPE, "application/json")
+					.sendString(Mono.just(ERROR_BODY))
+					.then();
 				case "retry-after" -> response.status(Integer.parseInt(parts[1]))
 					.header(HttpHeaderNames.RETRY_AFTER, parts[2])
 					.send()

@@ -271,7 +271,7 @@ final class Dispatcher {
 		String value = outcome.name().toLowerCase(java.util.Locale.ROOT);
 		this.services.metrics().attempt(this.topic.id(), value);
 		Attempt attempt = new Attempt(this.webhook.id(), at, delivery.messageId(), delivery.type(), number,
-				result.statusCode(), result.durationMs(), result.error(), value);
+				result.statusCode(), result.durationMs(), result.error(), value, result.responseBody());
 		// The attempts log is for people: a delivery never waits for it.
 		this.services.attempts()
 			.record(attempt)

@@ -1,7 +1,9 @@
 package dev.streamgate.subscribe.webhook;
 
+import java.io.ByteArrayOutputStream;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.ZonedDateTime;
@@ -11,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 
 import javax.net.ssl.SSLException;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ConnectTimeoutException;
@@ -32,6 +35,9 @@ import dev.streamgate.core.webhook.Webhook;
 public class WebhookSender {
 
 	private static final Duration MAX_RETRY_AFTER = Duration.ofHours(1);
+
+	/** How much of an answer's body an attempt keeps. */
+	static final int RESPONSE_PREFIX = 1024;
 
 	private final HttpClient http;
 
@@ -79,15 +85,32 @@ public class WebhookSender {
 				.post()
 				.uri(webhook.url())
 				.send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(delivery.body())))
-				.response((response,
-						content) -> content.then(Mono.just(new Result(response.status().code(), elapsed(started), null,
-								retryAfter(response.responseHeaders().get(HttpHeaderNames.RETRY_AFTER))))))
+				.response(
+						(response, content) -> content.reduceWith(ByteArrayOutputStream::new, WebhookSender::keepPrefix)
+							.map((prefix) -> new Result(response.status().code(), elapsed(started), null,
+									retryAfter(response.responseHeaders().get(HttpHeaderNames.RETRY_AFTER)),
+									(prefix.size() > 0) ? prefix.toString(StandardCharsets.UTF_8) : null)))
 				.next()
 				.timeout(this.timeout.plusMillis(500))
 				.map((result) -> result.isSuccess() ? result
 						: result.withError("the endpoint answered " + result.statusCode()))
-				.onErrorResume((ex) -> Mono.just(new Result(null, elapsed(started), describe(ex), null)));
+				.onErrorResume((ex) -> Mono.just(new Result(null, elapsed(started), describe(ex), null, null)));
 		});
+	}
+
+	/**
+	 * Keeps the first {@link #RESPONSE_PREFIX} bytes of the answer for the attempts log
+	 * (a receiver's error message is what a person debugging a webhook needs) and reads
+	 * the rest without keeping it, so that the connection can be reused.
+	 */
+	private static ByteArrayOutputStream keepPrefix(ByteArrayOutputStream prefix, ByteBuf chunk) {
+		int take = Math.min(chunk.readableBytes(), RESPONSE_PREFIX - prefix.size());
+		if (take > 0) {
+			byte[] bytes = new byte[take];
+			chunk.getBytes(chunk.readerIndex(), bytes);
+			prefix.write(bytes, 0, take);
+		}
+		return prefix;
 	}
 
 	private static long elapsed(long started) {
@@ -148,15 +171,17 @@ public class WebhookSender {
 	 * @param durationMs how long it took
 	 * @param error why it failed, {@code null} on success
 	 * @param retryAfter the answer's {@code Retry-After}, when it had one
+	 * @param responseBody the first 1 KiB of the answer's body, {@code null} when it had
+	 * none
 	 */
-	public record Result(Integer statusCode, long durationMs, String error, Duration retryAfter) {
+	public record Result(Integer statusCode, long durationMs, String error, Duration retryAfter, String responseBody) {
 
 		public boolean isSuccess() {
 			return this.statusCode != null && this.statusCode >= 200 && this.statusCode < 300;
 		}
 
 		Result withError(String newError) {
-			return new Result(this.statusCode, this.durationMs, newError, this.retryAfter);
+			return new Result(this.statusCode, this.durationMs, newError, this.retryAfter, this.responseBody);
 		}
 
 	}
