@@ -40,7 +40,15 @@ const received = [];
 const hooks = http.createServer((request, response) => {
   let body = '';
   request.on('data', (chunk) => { body += chunk; });
-  request.on('end', () => { received.push({ headers: request.headers, body }); response.writeHead(204).end(); });
+  request.on('end', () => {
+    // /fail answers like a broken receiver, with a JSON error; /source-fail is a failing poller source.
+    if (request.url === '/fail' || request.url === '/source-fail') {
+      response.writeHead(500, { 'Content-Type': 'application/json' }).end('{"error":"not today"}');
+      return;
+    }
+    received.push({ headers: request.headers, body });
+    response.writeHead(204).end();
+  });
 });
 await new Promise((resolve) => hooks.listen(0, '127.0.0.1', resolve));
 
@@ -55,7 +63,9 @@ const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
 });
-const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+const page = await context.newPage();
 const pageErrors = [];
 page.on('pageerror', (error) => pageErrors.push(error.message));
 page.on('dialog', (dialog) => dialog.accept());
@@ -117,6 +127,12 @@ try {
   await page.locator('#webhook-secret').filter({ hasText: 'whsec_' }).waitFor();
   await page.locator('#webhooks tr').first().waitFor();
   expect(true, 'a webhook registered in the console is listed with its secret shown once');
+  const shownSecret = await page.textContent('#secret-value');
+  await page.click('#copy-secret');
+  await page.locator('#copy-secret').filter({ hasText: 'Copied' }).waitFor();
+  expect(await page.evaluate(() => navigator.clipboard.readText()) === shownSecret, 'the copy button puts the secret on the clipboard');
+  expect(await page.inputValue('#webhook-url') === '' && await page.inputValue('#webhook-description') === '',
+    'the registration form is empty again after success');
   await page.click('#webhooks tr button:text("Test")');
   await page.locator('#attempts td').filter({ hasText: 'ping' }).first().waitFor();
   expect(received.some((delivery) => delivery.body.includes('"type":"ping"') && delivery.headers['webhook-signature']),
@@ -133,11 +149,88 @@ try {
   await eventAttempt.waitFor();
   await page.screenshot({ path: `${shots}/5-webhooks.png`, fullPage: true });
 
+  // A failing endpoint: its attempts show the answer's status and the start of its body.
+  await page.locator('#register').evaluate((details) => { details.open = true; });
+  await page.fill('#webhook-url', `http://127.0.0.1:${hooks.address().port}/fail`);
+  await page.click('#webhook-form button');
+  const failingRow = page.locator('#webhooks tr', { hasText: '/fail' });
+  await failingRow.waitFor();
+  const beforeSix = new Date().toISOString();
+  await new Promise((r) => setTimeout(r, 100));
+  await publishDirectly('console-demo', { n: 6 });
+  const failedAttempt = page.locator('#attempts tr[data-outcome="retrying"]');
+  for (let i = 0; i < 40 && (await failedAttempt.count()) === 0; i++) {
+    await failingRow.locator('button:text("Attempts")').click();
+    await page.waitForTimeout(250);
+  }
+  await failedAttempt.first().locator('td.response summary').click();
+  expect((await failedAttempt.first().locator('td.status-code').textContent()) === '500'
+    && (await failedAttempt.first().locator('td.response pre').textContent()).includes('"error":"not today"'),
+  'a failed attempt shows the status and the start of the body the endpoint answered');
+  expect(/^\d+ ms$/.test(await failedAttempt.first().locator('td:nth-child(6)').textContent()), 'attempt durations read as ms');
+  await page.screenshot({ path: `${shots}/9-attempt-response.png`, fullPage: true });
+
+  // History: from the oldest retained event, and from a point in time.
+  await page.click('nav button[data-tab="live"]');
+  await page.selectOption('#live-from', 'earliest');
+  await page.click('#live-connect');
+  await page.locator('#frames li[data-id$=":0"]').waitFor();
+  await page.locator('#frames li[data-id$=":6"]').waitFor();
+  expect(await page.locator('#frames li').count() === 7, 'from the oldest retained event: all 7 events');
+  await page.selectOption('#live-from', 'time');
+  await page.fill('#live-from-value', beforeSix);
+  await page.click('#live-connect');
+  await page.locator('#frames li[data-id$=":6"]').waitFor();
+  await page.waitForTimeout(500);
+  expect(await page.locator('#frames li').count() === 1, `from ${beforeSix}: only what was published since`);
+  // Frames are one line each; opened, the JSON is pretty-printed.
+  await page.locator('#frames li[data-id$=":6"] summary').click();
+  expect((await page.textContent('#frames li[data-id$=":6"] pre')) === '{\n  "n": 6\n}', 'an opened frame shows its JSON indented');
+  await page.screenshot({ path: `${shots}/10-history.png`, fullPage: true });
+  await page.selectOption('#live-from', 'live');
+
+  // An error banner belongs to its action: the next view does not keep it.
+  await page.click('nav button[data-tab="edit"]');
+  await page.fill('#edit-json', '{not json');
+  await page.click('#edit-form button[type="submit"]');
+  await page.locator('#notice:not([hidden])').waitFor();
+  await page.click('nav button[data-tab="status"]');
+  expect(await page.locator('#notice').isHidden(), 'switching views clears the last error');
+
+  // Health in the list: a failing webhook, a failing poller source.
+  const created = await fetch(new URL('/api/v1/topics', gateway), {
+    method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+    body: JSON.stringify({ id: 'console-poll', payloadType: 'snapshot', publisher: { type: 'http-poller',
+      url: `http://127.0.0.1:${hooks.address().port}/source-fail`, pollingPeriod: 'PT1S', retry: { maxAttempts: 1 } } }),
+  });
+  if (created.status !== 201) throw new Error(`creating the poller topic answered ${created.status}`);
+  const webhookBadge = page.locator('#topics li[data-topic="console-demo"] [data-health="webhook-failing"]');
+  const pollBadge = page.locator('#topics li[data-topic="console-poll"] [data-health="poll-failing"]');
+  for (let i = 0; i < 60 && ((await webhookBadge.count()) === 0 || (await pollBadge.count()) === 0); i++) {
+    await page.click('#refresh-topics');
+    await page.waitForTimeout(500);
+  }
+  expect((await webhookBadge.textContent()) === '1 webhook failing', 'the list shows the topic with a failing webhook');
+  expect(await pollBadge.count() === 1, 'the list shows the topic whose poller fails');
+  expect(await page.locator('#topics li[data-topic="console-demo"] [data-health="poll-failing"]').count() === 0,
+    'a healthy poller shows no badge');
+  await page.screenshot({ path: `${shots}/11-health.png`, fullPage: true });
+
+  // Durations read as a person reads them.
+  await page.click('#topics button[data-topic="console-poll"]');
+  await page.locator('#topic-title').filter({ hasText: 'console-poll' }).waitFor();
+  await page.click('nav button[data-tab="status"]');
+  await page.locator('#status dd').filter({ hasText: 'every 1 s' }).waitFor();
+  await page.locator('#status dd').filter({ hasText: /: failed in \d+ ms/ }).waitFor();
+  expect(await page.locator('#status dd').filter({ hasText: '7 d' }).count() === 1, 'durations are human-readable (retention 7 d, polling every 1 s, a poll in ms)');
+  await page.screenshot({ path: `${shots}/12-durations.png`, fullPage: true });
+
   // A snapshot topic: the document rebuilt from the snapshot and the patches.
   await page.locator('#create').evaluate((details) => { details.open = true; });
   await page.fill('#create-json', JSON.stringify({ id: 'console-doc', payloadType: 'snapshot', publisher: { type: 'http-post' } }));
   await page.click('#create-form button');
   await page.locator('#topic-title').filter({ hasText: 'console-doc' }).waitFor();
+  expect((await page.inputValue('#create-json')).includes('"id": "demo"'), 'the creation form is back to its template after success');
   await page.click('#live-connect');
   await page.locator('#live-state.open').waitFor();
   await publishDirectly('console-doc', { score: [1, 0], team: 'a' });

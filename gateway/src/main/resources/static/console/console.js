@@ -72,10 +72,59 @@ function describeToken(token) {
 async function loadTopics() {
   const { json } = await api('GET', '/api/v1/topics?size=100');
   const list = $('#topics');
-  list.replaceChildren(...json.items.map((topic) => el('li', {},
+  list.replaceChildren(...json.items.map((topic) => el('li', { 'data-topic': topic.id },
     el('button', { type: 'button', 'data-topic': topic.id, 'aria-current': String(topic.id === state.topic?.id), onclick: guard(() => selectTopic(topic.id)) },
-      `${topic.id} `, el('span', { class: 'muted' }, `${topic.payloadType} · ${topic.publisher.type}`)))));
+      `${topic.id} `, el('span', { class: 'muted' }, `${topic.payloadType} · ${topic.publisher.type}`)),
+    el('span', { class: 'health' }))));
   if (json.total > json.items.length) list.append(el('li', { class: 'muted' }, `… ${json.total - json.items.length} more`));
+  // Health at a glance: each listed topic's status, fetched side by side; a topic whose
+  // status cannot be read keeps an empty badge line rather than failing the list.
+  await Promise.allSettled(json.items.map(async (topic) => {
+    const { json: status } = await api('GET', `/api/v1/topics/${encodeURIComponent(topic.id)}/status`);
+    list.querySelector(`li[data-topic="${CSS.escape(topic.id)}"] .health`)?.replaceChildren(...healthBadges(status));
+  }));
+}
+
+function healthBadges(status) {
+  const badges = [];
+  const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (status.lastPoll?.outcome === 'failed') {
+    badges.push(el('span', { class: 'badge closed', 'data-health': 'poll-failing', title: status.lastPoll.detail ?? '' }, 'poll failing'));
+  }
+  if (status.webhooks?.failing > 0) {
+    badges.push(el('span', { class: 'badge retrying', 'data-health': 'webhook-failing' }, `${plural(status.webhooks.failing, 'webhook')} failing`));
+  }
+  if (status.webhooks?.disabled > 0) {
+    badges.push(el('span', { class: 'badge closed', 'data-health': 'webhook-disabled' }, `${plural(status.webhooks.disabled, 'webhook')} disabled`));
+  }
+  return badges;
+}
+
+// ISO-8601 durations (PT0.032S, PT1S, P7D) and milliseconds as a person reads them.
+function humanDuration(iso) {
+  const match = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:([\d.]+)S)?)?$/.exec(iso ?? '');
+  if (!match) return iso ?? '–';
+  const [, d = 0, h = 0, m = 0, sec = 0] = match;
+  return humanMillis((((Number(d) * 24 + Number(h)) * 60 + Number(m)) * 60 + Number(sec)) * 1000);
+}
+
+function humanMillis(ms) {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${Number((ms / 1000).toFixed(1))} s`;
+  const units = [['d', 86_400_000], ['h', 3_600_000], ['min', 60_000], ['s', 1000]];
+  const parts = [];
+  let rest = Math.round(ms / 1000) * 1000;
+  for (const [name, size] of units) {
+    if (rest >= size && parts.length < 2) {
+      parts.push(`${Math.floor(rest / size)} ${name}`);
+      rest %= size;
+    }
+  }
+  return parts.join(' ');
+}
+
+function ago(time) {
+  return time ? `${new Date(time).toLocaleString()} (${humanMillis(Math.max(0, Date.now() - Date.parse(time)))} ago)` : '–';
 }
 
 async function selectTopic(id) {
@@ -96,11 +145,13 @@ async function selectTopic(id) {
   $('#live-last-id').textContent = '–';
   $('#attempts-box').hidden = true;
   $('#webhook-secret').hidden = true;
-  await loadTopics();
   showTab('live');
+  await loadTopics();
 }
 
 function showTab(name) {
+  // A banner belongs to the action that raised it, not to the next view.
+  notice('');
   for (const button of document.querySelectorAll('nav button')) button.setAttribute('aria-pressed', String(button.dataset.tab === name));
   for (const tab of document.querySelectorAll('.tab')) tab.hidden = tab.id !== `tab-${name}`;
   if (name === 'status') guard(loadStatus)();
@@ -109,11 +160,16 @@ function showTab(name) {
 
 // Live view: the real stream endpoint through EventSource, which reconnects by itself and
 // resumes with Last-Event-ID, so nothing is missed across a cut connection.
-function connect() {
+async function connect() {
   disconnect();
   const mode = $('#live-mode').value;
+  const from = await startCursor();
   state.document = undefined;
-  const source = new EventSource(`/api/v1/stream/${encodeURIComponent(state.topic.id)}?mode=${encodeURIComponent(mode)}`);
+  $('#frames').replaceChildren();
+  $('#live-count').textContent = '0';
+  const query = new URLSearchParams({ mode });
+  if (from) query.set('lastEventId', from);
+  const source = new EventSource(`/api/v1/stream/${encodeURIComponent(state.topic.id)}?${query}`);
   state.source = source;
   setLiveState('connecting', '');
   source.onopen = () => setLiveState('open', 'open');
@@ -121,6 +177,25 @@ function connect() {
     source.readyState === EventSource.CLOSED ? 'closed' : 'retrying');
   for (const type of ['snapshot', 'patch', 'event', 'problem']) {
     source.addEventListener(type, (message) => frame(type, message));
+  }
+}
+
+// Where the live view starts: now, the oldest retained event, after a cursor, or at a
+// time (the API turns the time into a cursor). EventSource then resumes by itself with
+// Last-Event-ID, which wins over the query's lastEventId.
+async function startCursor() {
+  const value = $('#live-from-value').value.trim();
+  switch ($('#live-from').value) {
+    case 'earliest': return 'earliest';
+    case 'cursor':
+      if (!value) throw new Error('Give the cursor to start after (an id the stream or a publish answered)');
+      return value;
+    case 'time': {
+      if (!value) throw new Error('Give the time to start from, such as 2026-11-21T10:00:00Z');
+      const { json } = await api('GET', `/api/v1/topics/${encodeURIComponent(state.topic.id)}/cursor?at=${encodeURIComponent(value)}`);
+      return json.id;
+    }
+    default: return null;
   }
 }
 
@@ -156,9 +231,13 @@ function frame(type, message) {
     $('#document').textContent = JSON.stringify(state.document, null, 2);
   }
   const text = typeof data === 'string' ? data : JSON.stringify(data);
+  const pretty = typeof data === 'string' ? data : JSON.stringify(data, null, 2);
+  // One line per frame; open it for the whole JSON, indented.
   const item = el('li', { 'data-id': message.lastEventId, 'data-type': type },
-    el('span', { class: 'type' }, type), ` id=${message.lastEventId || '–'} `,
-    el('span', { class: 'muted' }, new Date().toLocaleTimeString()), ' ', text.length > 400 ? text.slice(0, 400) + '…' : text);
+    el('details', {},
+      el('summary', {}, el('span', { class: 'type' }, type), ` id=${message.lastEventId || '–'} `,
+        el('span', { class: 'muted' }, new Date().toLocaleTimeString()), ' ', text.length > 200 ? text.slice(0, 200) + '…' : text),
+      el('pre', { class: 'json' }, pretty)));
   const frames = $('#frames');
   frames.prepend(item);
   while (frames.children.length > MAX_FRAMES) frames.lastElementChild.remove();
@@ -173,13 +252,19 @@ async function publish() {
 
 async function loadStatus() {
   const { json } = await api('GET', `/api/v1/topics/${encodeURIComponent(state.topic.id)}/status`);
+  const webhooks = json.webhooks ?? {};
   const rows = [
     ['storage', state.topic.storage ?? 'dedicated'], ['partitions', json.events.partitions], ['position', json.events.position],
+    ['retention', humanDuration(state.topic.retention)],
     ['retained events', json.events.retained ?? 'not counted (shared storage)'],
-    ['last event', json.events.lastEventTime ?? '–'], ['subscribers', JSON.stringify(json.subscribers)],
-    ['webhooks', JSON.stringify(json.webhooks)],
+    ['last event', ago(json.events.lastEventTime)],
+    ['subscribers', Object.entries(json.subscribers ?? {}).map(([channel, n]) => `${n} ${channel}`).join(', ') || '–'],
+    ['webhooks', `${webhooks.active ?? 0} active (${webhooks.failing ?? 0} failing), ${webhooks.disabled ?? 0} disabled`],
   ];
-  if (json.lastPoll) rows.push(['last poll', `${json.lastPoll.at} ${json.lastPoll.outcome} (${json.lastPoll.duration})${json.lastPoll.detail ? ' ' + json.lastPoll.detail : ''}`]);
+  if (state.topic.publisher?.pollingPeriod) rows.push(['polling', `every ${humanDuration(state.topic.publisher.pollingPeriod)}`]);
+  if (json.lastPoll) {
+    rows.push(['last poll', `${ago(json.lastPoll.at)}: ${json.lastPoll.outcome} in ${humanDuration(json.lastPoll.duration)}${json.lastPoll.detail ? ' — ' + json.lastPoll.detail : ''}`]);
+  }
   $('#status').replaceChildren(...rows.flatMap(([name, value]) => [el('dt', {}, name), el('dd', {}, value)]));
 }
 
@@ -211,23 +296,48 @@ async function registerWebhook() {
   }
   const { json } = await api('POST', webhooksPath(), body);
   const secret = $('#webhook-secret');
-  secret.replaceChildren('Registered ', el('code', {}, json.id), '. Its signing secret, shown only now: ', el('code', {}, json.secret));
+  const copy = el('button', { type: 'button', id: 'copy-secret', onclick: guard(async () => {
+    await copyText(json.secret);
+    copy.textContent = 'Copied';
+  }) }, 'Copy');
+  secret.replaceChildren('Registered ', el('code', {}, json.id), '. Its signing secret, shown only now: ',
+    el('code', { id: 'secret-value' }, json.secret), ' ', copy);
   secret.hidden = false;
+  $('#webhook-form').reset();
   await loadWebhooks();
+}
+
+async function copyText(text) {
+  if (navigator.clipboard?.writeText) {
+    await navigator.clipboard.writeText(text);
+    return;
+  }
+  // Pages served over plain HTTP from another host have no clipboard API.
+  const area = el('textarea', { readonly: '' }, text);
+  document.body.append(area);
+  area.select();
+  const copied = document.execCommand('copy');
+  area.remove();
+  if (!copied) throw new Error('The browser refused to copy; select the secret and copy it by hand');
 }
 
 async function testWebhook(id) {
   const { json } = await api('POST', `${webhooksPath()}/${id}/test`);
-  notice(`Ping ${json.outcome}: ${json.statusCode ?? 'no answer'} in ${json.durationMs} ms${json.error ? ' — ' + json.error : ''}`, json.outcome === 'delivered');
+  notice(`Ping ${json.outcome}: ${json.statusCode ?? 'no answer'} in ${humanMillis(json.durationMs)}${json.error ? ' — ' + json.error : ''}`, json.outcome === 'delivered');
   await showAttempts(id);
 }
 
 async function showAttempts(id) {
   const { json } = await api('GET', `${webhooksPath()}/${id}/attempts?limit=50`);
   $('#attempts-of').textContent = id;
-  $('#attempts').replaceChildren(...json.items.map((attempt) => el('tr', {},
-    el('td', {}, attempt.at), el('td', {}, attempt.eventId), el('td', {}, attempt.type), el('td', {}, attempt.attempt),
-    el('td', {}, attempt.statusCode ?? '–'), el('td', {}, attempt.durationMs), el('td', {}, attempt.outcome), el('td', {}, attempt.error ?? ''))));
+  $('#attempts').replaceChildren(...json.items.map((attempt) => el('tr', { 'data-outcome': attempt.outcome },
+    el('td', {}, new Date(attempt.at).toLocaleString()), el('td', {}, attempt.eventId), el('td', {}, attempt.type), el('td', {}, attempt.attempt),
+    el('td', { class: 'status-code' }, attempt.statusCode ?? '–'), el('td', {}, humanMillis(attempt.durationMs)), el('td', {}, attempt.outcome),
+    el('td', {}, attempt.error ?? ''),
+    el('td', { class: 'response' }, attempt.responseBody
+      ? el('details', {}, el('summary', {}, `${attempt.responseBody.length >= 1024 ? 'first 1 KB' : attempt.responseBody.length + ' bytes'}`),
+        el('pre', {}, attempt.responseBody))
+      : ''))));
   $('#attempts-box').hidden = false;
 }
 
@@ -254,6 +364,7 @@ async function removeWebhook(id) {
 
 async function createTopic() {
   const { json } = await api('POST', '/api/v1/topics', $('#create-json').value);
+  $('#create-form').reset();
   await selectTopic(json.id);
   notice(`Created ${json.id}`, true);
 }
@@ -291,6 +402,11 @@ document.addEventListener('DOMContentLoaded', () => {
   $('#create-form').addEventListener('submit', guard(createTopic));
   $('#live-form').addEventListener('submit', guard(connect));
   $('#live-disconnect').addEventListener('click', disconnect);
+  $('#live-from').addEventListener('change', () => {
+    const from = $('#live-from').value;
+    $('#live-from-value').hidden = from !== 'cursor' && from !== 'time';
+    $('#live-from-value').placeholder = from === 'time' ? '2026-11-21T10:00:00Z' : 'a cursor, such as mwumbp5u:41';
+  });
   $('#publish-form').addEventListener('submit', guard(publish));
   $('#status-refresh').addEventListener('click', guard(loadStatus));
   $('#webhook-form').addEventListener('submit', guard(registerWebhook));

@@ -60,7 +60,20 @@ class ConsoleBrowserTests {
 			assertThat(log).containsPattern("ok - resumed without gap or duplicate: (\\w+):0,\\1:1,\\1:2,\\1:3,\\1:4")
 				.contains("ok - the snapshot topic's document is rebuilt from snapshot and patch")
 				.contains("ok - the ping reached the endpoint, signed");
-			assertThat(Path.of("target", "console-screenshots", "3-resumed.png")).isRegularFile();
+			assertThat(log).contains("ok - the copy button puts the secret on the clipboard")
+				.contains("ok - the registration form is empty again after success")
+				.contains("ok - a failed attempt shows the status and the start of the body the endpoint answered")
+				.contains("ok - from the oldest retained event: all 7 events")
+				.containsPattern("ok - from \\S+: only what was published since")
+				.contains("ok - an opened frame shows its JSON indented")
+				.contains("ok - switching views clears the last error")
+				.contains("ok - the list shows the topic with a failing webhook")
+				.contains("ok - the list shows the topic whose poller fails")
+				.contains("ok - durations are human-readable")
+				.contains("ok - the creation form is back to its template after success");
+			for (String shot : List.of("3-resumed", "9-attempt-response", "10-history", "11-health", "12-durations")) {
+				assertThat(Path.of("target", "console-screenshots", shot + ".png")).isRegularFile();
+			}
 		}
 	}
 

@@ -230,7 +230,13 @@ final class Dispatcher {
 				return record(delivery, number, at, result, Outcome.DELIVERED);
 			}
 			Instant now = this.services.clock().instant();
+			boolean wasFailing = this.state.failingSince() != null;
 			this.state = this.state.failing(now);
+			if (!wasFailing) {
+				// The cursor stays; committed now, the topic's status (and the console)
+				// shows the webhook failing while it retries, not once the event is done.
+				commit(this.state);
+			}
 			if (result.statusCode() != null && result.statusCode() == 410) {
 				return disable("the endpoint answered 410 Gone")
 					.then(record(delivery, number, at, result, Outcome.DISABLED));
