@@ -7,8 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -52,7 +50,7 @@ class WalkthroughIntegrationTests {
 				.redirectErrorStream(true)
 				.redirectOutput(this.work.resolve("walkthrough.log").toFile());
 			script.environment().put("BASE", gateway.baseUrl());
-			script.environment().put("TOKEN", adminToken(gateway));
+			script.environment().put("TOKEN", gateway.loggedAdminToken());
 			script.environment().put("SOURCE", source + "/prices");
 			script.environment().put("WEBHOOK_URL", source + "/hooks/orders");
 			Process process = script.start();
@@ -85,17 +83,6 @@ class WalkthroughIntegrationTests {
 			exchange.getResponseBody().write(body);
 		}
 		exchange.close();
-	}
-
-	private static String adminToken(GatewayProcess gateway) {
-		Pattern jwt = Pattern.compile("(eyJ[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+)");
-		return gateway.outputLines()
-			.stream()
-			.map(jwt::matcher)
-			.filter(Matcher::find)
-			.map((matcher) -> matcher.group(1))
-			.findFirst()
-			.orElseThrow(() -> new AssertionError("no admin token in the gateway's log"));
 	}
 
 }

@@ -8,8 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -47,7 +45,7 @@ class EventSourceRestartBrowserTests {
 		Path log = this.work.resolve("gateway.log");
 		GatewayProcess gateway = GatewayProcess.startReady(log, args.toArray(String[]::new));
 		try {
-			String token = loggedToken(gateway);
+			String token = gateway.loggedAdminToken();
 			gateway.client()
 				.post()
 				.uri("/api/v1/topics")
@@ -94,17 +92,6 @@ class EventSourceRestartBrowserTests {
 		finally {
 			gateway.close();
 		}
-	}
-
-	private static String loggedToken(GatewayProcess gateway) {
-		Pattern jwt = Pattern.compile("(eyJ[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+)");
-		return gateway.outputLines()
-			.stream()
-			.map(jwt::matcher)
-			.filter(Matcher::find)
-			.map((matcher) -> matcher.group(1))
-			.findFirst()
-			.orElseThrow(() -> new AssertionError("no admin token in the gateway's log"));
 	}
 
 }

@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.springframework.test.web.reactive.server.WebTestClient;
 
@@ -107,6 +109,21 @@ public final class GatewayProcess implements AutoCloseable {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	/**
+	 * The admin token a gateway without a configured key logs at start-up (the first one
+	 * in its output).
+	 * @return the token
+	 */
+	public String loggedAdminToken() {
+		Pattern jwt = Pattern.compile("(eyJ[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+)");
+		return outputLines().stream()
+			.map(jwt::matcher)
+			.filter(Matcher::find)
+			.map((matcher) -> matcher.group(1))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("no admin token in the gateway's output"));
 	}
 
 	/**
