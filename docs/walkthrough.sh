@@ -47,7 +47,7 @@ stream() {
   shift 2
   curl -sS -N --max-time 30 "${auth[@]}" "$@" "$BASE$path" > "$work/$name" &
   pids+=($!)
-  for _ in $(seq 100); do
+  for _ in $(seq 300); do
     grep -q '^retry:' "$work/$name" 2>/dev/null && return 0
     sleep 0.1
   done
@@ -56,7 +56,7 @@ stream() {
 
 # await_count NAME PATTERN COUNT: waits until the stream holds COUNT lines matching PATTERN.
 await_count() {
-  for _ in $(seq 100); do
+  for _ in $(seq 300); do
     [ "$(grep -c "$2" "$work/$1" || true)" -ge "$3" ] && return 0
     sleep 0.1
   done
@@ -73,7 +73,7 @@ call 201 -X POST "$BASE/api/v1/topics" -H 'Content-Type: application/json' -d '{
   "id":"prices","payloadType":"snapshot",
   "publisher":{"type":"http-poller","url":"'"$SOURCE"'","pollingPeriod":"PT1S",
                "payloadPointer":"/data","headers":{"Authorization":"Bearer walkthrough"}}}' > /dev/null
-for _ in $(seq 50); do
+for _ in $(seq 150); do
   position=$(call 200 "$BASE/api/v1/topics/prices/status" | json "['events']['position']" 2>/dev/null || true)
   [ -n "$position" ] && [ "$position" != None ] && break
   sleep 0.2
@@ -131,7 +131,7 @@ json "['secret']" <<< "$webhook" | grep -q '^whsec_' || fail "no whsec_ secret i
 call 200 -X POST "$BASE/api/v1/topics/orders/webhooks/$id/test" | json "['statusCode']" | grep -q '^2' ||
   fail "the test ping was not answered 2xx"
 call 202 -X POST "$BASE/api/v1/publish/orders" -H 'Content-Type: application/json' -d '{"order":4}' > /dev/null
-for _ in $(seq 50); do
+for _ in $(seq 150); do
   delivered=$(call 200 "$BASE/api/v1/topics/orders/webhooks/$id/attempts" |
     python3 -c "import json,sys; print(sum(1 for a in json.load(sys.stdin)['items'] if a.get('outcome') == 'delivered'))")
   [ "$delivered" -ge 2 ] && break
