@@ -88,6 +88,7 @@ call 200 "$BASE/api/v1/topics?page=0&size=20" | json "['total']" | grep -qx 2 ||
 call 200 "$BASE/api/v1/topics/orders" > /dev/null
 etag=$(header ETag)
 [ -n "$etag" ] || fail "no ETag on GET /api/v1/topics/orders"
+before_growth=$(call 202 -X POST "$BASE/api/v1/publish/orders" -H 'Content-Type: application/json' -d '{"order":0}' | json "['id']")
 call 412 -X PATCH "$BASE/api/v1/topics/orders" -H 'Content-Type: application/merge-patch+json' \
   -H 'If-Match: "stale"' -d '{"name":"EU orders"}' > /dev/null
 call 200 -X PATCH "$BASE/api/v1/topics/orders" -H 'Content-Type: application/merge-patch+json' \
@@ -110,6 +111,12 @@ await_count resumed '^event: event' 2
 sleep 0.5
 [ "$(grep -c '^event: event' "$work/resumed")" = 2 ] || fail "resume after $first: $(cat "$work/resumed")"
 grep -q '"order":1' "$work/resumed" && fail "resume after $first repeated order 1"
+step "resume after an id from before the topic grew from 3 to 4 partitions"
+stream grown /api/v1/stream/orders -H "Last-Event-ID: $before_growth"
+await_count grown '^event: event' 3
+sleep 0.5
+[ "$(grep -c '^event: event' "$work/grown")" = 3 ] || fail "resume after $before_growth: $(cat "$work/grown")"
+grep -q '"order":0' "$work/grown" && fail "resume after $before_growth repeated order 0"
 stream tail "/api/v1/stream/orders?lastEventId=$last"
 sleep 0.5
 grep -q '^event: event' "$work/tail" && fail "resume after the last id ($last) repeated events"
