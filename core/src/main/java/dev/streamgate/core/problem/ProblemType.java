@@ -80,7 +80,22 @@ public enum ProblemType {
 	 */
 	OVERLOADED(HttpStatus.SERVICE_UNAVAILABLE, "overloaded", "Overloaded"),
 
-	SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "service-unavailable", "Service unavailable");
+	SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "service-unavailable", "Service unavailable"),
+
+	// The types below come in problem events of an open stream (its status is the one a
+	// request would have had), never as a response status.
+
+	/** The stream's topic was deleted; the stream ends. */
+	TOPIC_DELETED(HttpStatus.GONE, "topic-deleted", "Topic deleted"),
+
+	/** The resume cursor is no position of this topic; the stream goes on live. */
+	POSITION_UNKNOWN(HttpStatus.BAD_REQUEST, "position-unknown", "Position unknown"),
+
+	/** Events after the resume cursor are no longer retained; the stream goes on live. */
+	POSITION_EXPIRED(HttpStatus.GONE, "position-expired", "Position expired"),
+
+	/** The stream's token expired; the client reconnects with a fresh one. */
+	TOKEN_EXPIRED(HttpStatus.UNAUTHORIZED, "token-expired", "Token expired");
 
 	/** Prefix of every problem type URI. */
 	public static final String BASE_URI = "https://streamgate.dev/problems/";

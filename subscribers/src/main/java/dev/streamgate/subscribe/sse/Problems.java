@@ -13,11 +13,11 @@ final class Problems {
 	private Problems() {
 	}
 
-	static byte[] json(String type, String title, int status, String detail) {
+	static byte[] json(ProblemType type, String detail) {
 		return JsonPatches.write(Json.createObjectBuilder()
-			.add("type", ProblemType.BASE_URI + type)
-			.add("title", title)
-			.add("status", status)
+			.add("type", type.type().toString())
+			.add("title", type.title())
+			.add("status", type.status().value())
 			.add("detail", detail)
 			.build());
 	}

@@ -139,7 +139,7 @@ public class StreamController {
 				.concatWith(
 						Mono.fromSupplier(() -> expired.get()
 								? Frame.of(null, EventType.PROBLEM,
-										Problems.json("token-expired", "Token expired", 401,
+										Problems.json(ProblemType.TOKEN_EXPIRED,
 												"The token of this stream expired at " + expiresAt
 														+ "; reconnect with a fresh token and the last event id"),
 										0)

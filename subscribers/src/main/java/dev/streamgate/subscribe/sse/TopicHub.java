@@ -328,7 +328,7 @@ final class TopicHub implements EventTail.Listener {
 		Frame snapshot = (mode == SubscriptionMode.EVENT) ? null : currentSnapshot();
 		SseClient client = add(mode, null, executor);
 		Frame first = (snapshot != null) ? snapshot : Frame.of(null, EventType.PROBLEM, Problems.json(
-				"position-unknown", "Position unknown", 400,
+				ProblemType.POSITION_UNKNOWN,
 				"Your cursor is no position of this topic (a topic of the same id deleted since, or past the end of its events); the stream continues with new events"),
 				0);
 		return client.stream(Flux.just(first)).doFinally((s) -> remove(client));
@@ -340,7 +340,7 @@ final class TopicHub implements EventTail.Listener {
 		}
 		return Flux
 			.just(Frame.of(null, EventType.PROBLEM,
-					Problems.json("position-expired", "Position expired", 410,
+					Problems.json(ProblemType.POSITION_EXPIRED,
 							"Events after your cursor are no longer retained; the stream continues with new events"),
 					0));
 	}

@@ -12,6 +12,7 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Schedulers;
 
+import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.event.EventTail;
@@ -121,10 +122,8 @@ final class TopicHubs implements SmartLifecycle, SubscriberCounts {
 		if (hub == null) {
 			return;
 		}
-		Frame last = deleted
-				? Frame.of(null, EventType.PROBLEM,
-						Problems.json("topic-deleted", "Topic deleted", 410, "Topic '" + id + "' was deleted"), 0)
-				: null;
+		Frame last = deleted ? Frame.of(null, EventType.PROBLEM,
+				Problems.json(ProblemType.TOPIC_DELETED, "Topic '" + id + "' was deleted"), 0) : null;
 		hub.end(last);
 		hub.close();
 		// By the meter itself: a search by tag walks every meter of the registry, and a
