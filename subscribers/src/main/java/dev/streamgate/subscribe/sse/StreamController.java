@@ -33,6 +33,7 @@ import reactor.netty.Connection;
 
 import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.EventType;
+import dev.streamgate.core.problem.ProblemJson;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
@@ -136,14 +137,14 @@ public class StreamController {
 			frames = frames
 				.takeUntilOther(
 						Mono.delay(left.isNegative() ? Duration.ZERO : left).doOnNext((tick) -> expired.set(true)))
-				.concatWith(
-						Mono.fromSupplier(() -> expired.get()
-								? Frame.of(null, EventType.PROBLEM,
-										Problems.json(ProblemType.TOKEN_EXPIRED,
-												"The token of this stream expired at " + expiresAt
-														+ "; reconnect with a fresh token and the last event id"),
-										0)
-								: null));
+				.concatWith(Mono.fromSupplier(() -> expired.get()
+						? Frame.of(null, EventType.PROBLEM,
+								ProblemJson.bytes(ProblemType.TOKEN_EXPIRED,
+										"The token of this stream expired at " + expiresAt
+												+ "; reconnect with a fresh token and the last event id",
+										null),
+								0)
+						: null));
 		}
 		return response.writeWith(frames.map((frame) -> {
 			if (frame.carriesEvent()) {

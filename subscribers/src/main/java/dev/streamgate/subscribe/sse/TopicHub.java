@@ -26,6 +26,7 @@ import dev.streamgate.core.event.MemoryBudget;
 import dev.streamgate.core.event.RecentEvents;
 import dev.streamgate.core.event.SnapshotDocument;
 import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.core.problem.ProblemJson;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.topic.PayloadType;
@@ -327,10 +328,10 @@ final class TopicHub implements EventTail.Listener {
 	private synchronized Flux<Frame> joinUnknown(SubscriptionMode mode, Executor executor) {
 		Frame snapshot = (mode == SubscriptionMode.EVENT) ? null : currentSnapshot();
 		SseClient client = add(mode, null, executor);
-		Frame first = (snapshot != null) ? snapshot : Frame.of(null, EventType.PROBLEM, Problems.json(
+		Frame first = (snapshot != null) ? snapshot : Frame.of(null, EventType.PROBLEM, ProblemJson.bytes(
 				ProblemType.POSITION_UNKNOWN,
-				"Your cursor is no position of this topic (a topic of the same id deleted since, or past the end of its events); the stream continues with new events"),
-				0);
+				"Your cursor is no position of this topic (a topic of the same id deleted since, or past the end of its events); the stream continues with new events",
+				null), 0);
 		return client.stream(Flux.just(first)).doFinally((s) -> remove(client));
 	}
 
@@ -338,11 +339,10 @@ final class TopicHub implements EventTail.Listener {
 		if (snapshotAtJoin != null) {
 			return Flux.just(snapshotAtJoin);
 		}
-		return Flux
-			.just(Frame.of(null, EventType.PROBLEM,
-					Problems.json(ProblemType.POSITION_EXPIRED,
-							"Events after your cursor are no longer retained; the stream continues with new events"),
-					0));
+		return Flux.just(Frame.of(null, EventType.PROBLEM,
+				ProblemJson.bytes(ProblemType.POSITION_EXPIRED,
+						"Events after your cursor are no longer retained; the stream continues with new events", null),
+				0));
 	}
 
 	private SseClient add(SubscriptionMode mode, Cursor skipUntil, Executor executor) {

@@ -12,6 +12,7 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Schedulers;
 
+import dev.streamgate.core.problem.ProblemJson;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventPublisher;
@@ -123,7 +124,7 @@ final class TopicHubs implements SmartLifecycle, SubscriberCounts {
 			return;
 		}
 		Frame last = deleted ? Frame.of(null, EventType.PROBLEM,
-				Problems.json(ProblemType.TOPIC_DELETED, "Topic '" + id + "' was deleted"), 0) : null;
+				ProblemJson.bytes(ProblemType.TOPIC_DELETED, "Topic '" + id + "' was deleted", null), 0) : null;
 		hub.end(last);
 		hub.close();
 		// By the meter itself: a search by tag walks every meter of the registry, and a
