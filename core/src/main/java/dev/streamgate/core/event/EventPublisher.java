@@ -98,6 +98,26 @@ public class EventPublisher {
 	}
 
 	/**
+	 * Publishes one whole document for a topic's only writer: the poller that holds the
+	 * topic's lease (http-poller topics take no other publications, and {@code Pollers}
+	 * forgets the document when a poller starts). While every write since the document
+	 * was loaded was acknowledged, the document this node keeps is the topic's current
+	 * one, so it publishes without asking Kafka where the log ends and without reading
+	 * the records since, which on shared storage are mostly other topics'. A failed write
+	 * drops the kept document, and the next publication loads it again.
+	 * @param topic an http-poller snapshot topic polled by this node
+	 * @param document the new document
+	 * @return what was appended
+	 */
+	public Mono<Publication> publishDocumentAsOnlyWriter(Topic topic, JsonStructure document) {
+		return this.serial.run(topic.id(), () -> {
+			Tracked known = this.documents.get(topic.id());
+			Mono<Tracked> current = (known != null) ? Mono.just(known) : current(topic);
+			return current.flatMap((tracked) -> publishDocuments(topic, tracked, List.of(document)));
+		});
+	}
+
+	/**
 	 * Appends a {@code problem} event: the topic's publisher failed. Subscribers receive
 	 * it in order with the other events; a snapshot topic's document does not change.
 	 * @param topic the topic
@@ -204,7 +224,10 @@ public class EventPublisher {
 					Tracked next = tracked.advance(new SnapshotDocument(offset, latest), events.size());
 					this.documents.put(topic.id(), maybeCheckpoint(topic, next));
 					return new Publication(positions, true, last(topic, positions));
-				});
+				})
+					// The write may have reached the log all the same: what this node
+					// knows is no longer the current document.
+					.doOnError((ex) -> this.documents.remove(topic.id()));
 			});
 	}
 

@@ -175,7 +175,7 @@ final class Poller {
 		return Mono.fromCallable(() -> payload(topic, fetch.body()))
 			.subscribeOn(Schedulers.parallel())
 			.flatMap((payload) -> (topic.payloadType() == PayloadType.SNAPSHOT)
-					? this.publisher.publishDocument(topic, (JsonStructure) payload)
+					? this.publisher.publishDocumentAsOnlyWriter(topic, (JsonStructure) payload)
 						.map(EventPublisher.Publication::changed)
 					: publishEvent(topic, payload))
 			.map((changed) -> {

@@ -122,6 +122,9 @@ public class Pollers implements SmartLifecycle, PollerStatus {
 			return !keep;
 		});
 		wanted.forEach((id, stored) -> this.running.computeIfAbsent(id, (key) -> {
+			// Another node may have polled it since this one last did: its document is
+			// loaded from the log again, then kept while this node is its only writer.
+			this.publisher.forget(id);
 			Poller poller = new Poller(id, this.topics, this.client, this.publisher, this.meters, Clock.systemUTC());
 			poller.start();
 			return new Running(poller, stored.topic().createdAt());

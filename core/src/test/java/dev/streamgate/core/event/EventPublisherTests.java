@@ -1,0 +1,124 @@
+package dev.streamgate.core.event;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.json.JsonStructure;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
+
+import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.core.topic.PayloadType;
+import dev.streamgate.core.topic.Topic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The snapshot publisher over a log in memory: what it reads from the log to know the
+ * current document, and that the log always replays to the documents published.
+ */
+class EventPublisherTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+	private final MemoryEventLog log = new MemoryEventLog(Clock.systemUTC());
+
+	private final EventPublisher publisher = new EventPublisher(this.log, new MemorySnapshots(), 1000,
+			Duration.ofHours(1));
+
+	private final Topic topic = new Topic("prices", null, PayloadType.SNAPSHOT, null, null, null, 1, null, null, null,
+			null, null)
+		.withDefaults();
+
+	private static JsonStructure doc(String json) {
+		return (JsonStructure) JsonPatches.read(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+	}
+
+	/** The document the log rebuilds: what every subscriber ends up with. */
+	private JsonStructure replayed() {
+		SnapshotDocument document = SnapshotDocument.NONE;
+		for (Event event : this.log.all(this.topic)) {
+			document = document.apply(event);
+		}
+		return document.document();
+	}
+
+	@Test
+	void theOnlyWriterAsksTheLogOnceAndThenPublishesFromWhatItKeeps() {
+		for (String json : List.of("{\"eur\":1}", "{\"eur\":2}", "{\"eur\":2,\"usd\":1}", "{\"usd\":1}")) {
+			StepVerifier.create(this.publisher.publishDocumentAsOnlyWriter(this.topic, doc(json)))
+				.assertNext((publication) -> assertThat(publication.changed()).isTrue())
+				.expectComplete()
+				.verify(TIMEOUT);
+		}
+		assertThat(this.log.ends()).as("where the log ends, asked once when the document was loaded").isEqualTo(1);
+		assertThat(this.log.reads()).isZero();
+		assertThat(this.log.all(this.topic)).extracting(Event::type)
+			.containsExactly(EventType.SNAPSHOT, EventType.PATCH, EventType.PATCH, EventType.PATCH);
+		assertThat(replayed()).isEqualTo(doc("{\"usd\":1}"));
+	}
+
+	@Test
+	void aWriteWhoseAcknowledgementWasLostMakesTheNextPublicationCatchUpFromTheLog() {
+		this.publisher.publishDocumentAsOnlyWriter(this.topic, doc("{\"n\":1}")).block(TIMEOUT);
+		this.log.loseNextAcknowledgement();
+		StepVerifier.create(this.publisher.publishDocumentAsOnlyWriter(this.topic, doc("{\"n\":2}")))
+			.expectError()
+			.verify(TIMEOUT);
+		// The failed write is in the log: the next patch must start from it, not from
+		// {"n":1}, or subscribers would apply a patch to the wrong document.
+		this.publisher.publishDocumentAsOnlyWriter(this.topic, doc("{\"n\":2,\"m\":3}")).block(TIMEOUT);
+		assertThat(this.log.reads()).as("the document was read back from the log").isPositive();
+		assertThat(replayed()).isEqualTo(doc("{\"n\":2,\"m\":3}"));
+		// And it publishes nothing when the document is the one the lost write stored.
+		StepVerifier.create(this.publisher.publishDocumentAsOnlyWriter(this.topic, doc("{\"n\":2,\"m\":3}")))
+			.assertNext((publication) -> assertThat(publication.changed()).isFalse())
+			.expectComplete()
+			.verify(TIMEOUT);
+	}
+
+	@Test
+	void aWriterThatIsNotTheOnlyOneChecksTheLogBeforeEveryPublication() {
+		this.publisher.publishDocument(this.topic, doc("{\"a\":1}")).block(TIMEOUT);
+		// Another node appends a patch the publisher never saw.
+		this.log.append(this.topic, List.of(new OutgoingEvent(EventType.PATCH,
+				"[{\"op\":\"add\",\"path\":\"/b\",\"value\":2}]".getBytes(java.nio.charset.StandardCharsets.UTF_8))))
+			.block(TIMEOUT);
+		this.publisher.publishDocument(this.topic, doc("{\"a\":1,\"b\":2,\"c\":3}")).block(TIMEOUT);
+		assertThat(this.log.ends()).isEqualTo(2);
+		assertThat(replayed()).isEqualTo(doc("{\"a\":1,\"b\":2,\"c\":3}"));
+		// Forgotten (a poller starting on this node), the document is loaded again.
+		this.publisher.forget(this.topic.id());
+		this.publisher.publishDocumentAsOnlyWriter(this.topic, doc("{\"c\":3}")).block(TIMEOUT);
+		assertThat(this.log.ends()).isEqualTo(3);
+		assertThat(replayed()).isEqualTo(doc("{\"c\":3}"));
+	}
+
+	/** Checkpoints in memory. */
+	private static final class MemorySnapshots implements SnapshotStore {
+
+		private final Map<String, Checkpoint> checkpoints = new ConcurrentHashMap<>();
+
+		@Override
+		public Optional<Checkpoint> get(String topicId) {
+			return Optional.ofNullable(this.checkpoints.get(topicId));
+		}
+
+		@Override
+		public Mono<Void> save(String topicId, Checkpoint checkpoint) {
+			return Mono.fromRunnable(() -> this.checkpoints.put(topicId, checkpoint));
+		}
+
+		@Override
+		public Mono<Void> delete(String topicId) {
+			return Mono.fromRunnable(() -> this.checkpoints.remove(topicId));
+		}
+
+	}
+
+}
