@@ -44,7 +44,8 @@ class WalkthroughIntegrationTests {
 		Path log = this.work.resolve("gateway.log");
 		try (GatewayProcess gateway = GatewayProcess.startReady(log,
 				"--streamgate.embedded-kafka.data-dir=" + this.work.resolve("data").resolve("kafka"),
-				"--streamgate.embedded-kafka.port=0", "--streamgate.egress.allowed-cidrs=127.0.0.1/32")) {
+				"--streamgate.embedded-kafka.port=0", "--streamgate.egress.allowed-cidrs=127.0.0.1/32",
+				"--streamgate.egress.allow-public=false")) {
 			String source = "http://127.0.0.1:" + local.getAddress().getPort();
 			ProcessBuilder script = new ProcessBuilder("bash", Path.of("..", "docs", "walkthrough.sh").toString())
 				.redirectErrorStream(true)

@@ -21,6 +21,8 @@ public final class GatewayKafka {
 		registry.add("streamgate.kafka.topic-prefix", () -> prefix);
 		// These tests are about other things; SecurityIntegrationTests covers tokens.
 		registry.add("streamgate.security.enabled", () -> "false");
+		// Pollers and webhooks of tests reach this machine only, never the internet.
+		registry.add("streamgate.egress.allow-public", () -> "false");
 	}
 
 	/**
@@ -30,7 +32,8 @@ public final class GatewayKafka {
 	 */
 	public static String[] arguments(String prefix) {
 		return new String[] { "--server.port=0", "--spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers(),
-				"--streamgate.kafka.topic-prefix=" + prefix, "--streamgate.security.enabled=false" };
+				"--streamgate.kafka.topic-prefix=" + prefix, "--streamgate.security.enabled=false",
+				"--streamgate.egress.allow-public=false" };
 	}
 
 }

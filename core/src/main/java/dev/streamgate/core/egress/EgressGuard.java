@@ -47,11 +47,14 @@ public class EgressGuard {
 
 	private final List<IpSubnetFilterRule> allowed;
 
+	private final boolean allowPublic;
+
 	/** Reactor Netty's non-blocking DNS resolver, the one its clients use by default. */
 	private AddressResolverGroup<?> dnsResolver;
 
 	public EgressGuard(EgressProperties properties) {
 		this.allowed = rules(properties.allowedCidrs());
+		this.allowPublic = properties.allowPublic();
 	}
 
 	/**
@@ -68,6 +71,11 @@ public class EgressGuard {
 		if (INTERNAL.stream().anyMatch((rule) -> rule.matches(socket))) {
 			return Optional.of(effective.getHostAddress()
 					+ " is a loopback, private, link-local or metadata address; allow it with streamgate.egress.allowed-cidrs");
+		}
+		if (!this.allowPublic) {
+			return Optional
+				.of(effective.getHostAddress() + " is not in streamgate.egress.allowed-cidrs, the only ranges "
+						+ "allowed (streamgate.egress.allow-public=false)");
 		}
 		return Optional.empty();
 	}

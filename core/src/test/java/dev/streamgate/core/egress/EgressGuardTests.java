@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class EgressGuardTests {
 
-	private final EgressGuard guard = new EgressGuard(new EgressProperties(List.of()));
+	private final EgressGuard guard = new EgressGuard(new EgressProperties(List.of(), true));
 
 	@ParameterizedTest
 	@ValueSource(strings = { "127.0.0.1", "127.1.2.3", "10.0.0.1", "172.16.5.4", "172.31.255.255", "192.168.1.1",
@@ -37,7 +37,7 @@ class EgressGuardTests {
 
 	@Test
 	void allowedRangesOverrideTheRefusal() throws Exception {
-		EgressGuard allowing = new EgressGuard(new EgressProperties(List.of("127.0.0.0/8", "10.1.0.0/16")));
+		EgressGuard allowing = new EgressGuard(new EgressProperties(List.of("127.0.0.0/8", "10.1.0.0/16"), true));
 		assertThat(allowing.refusal(InetAddress.getByName("127.0.0.1"))).isEmpty();
 		assertThat(allowing.refusal(InetAddress.getByName("10.1.2.3"))).isEmpty();
 		assertThat(allowing.refusal(InetAddress.getByName("10.2.0.1"))).isPresent();
@@ -85,7 +85,7 @@ class EgressGuardTests {
 				.hasMessageContaining("127.0.0.1");
 			assertThatThrownBy(() -> get(refusing, "http://localhost:" + server.port() + "/ok"))
 				.isInstanceOf(EgressRefusedException.class);
-			HttpClient allowing = new EgressGuard(new EgressProperties(List.of("127.0.0.1/32")))
+			HttpClient allowing = new EgressGuard(new EgressProperties(List.of("127.0.0.1/32"), true))
 				.guard(HttpClient.create().followRedirect(true));
 			assertThat(get(allowing, base + "/ok")).isEqualTo("ok");
 			assertThatThrownBy(() -> get(allowing, base + "/away")).isInstanceOf(EgressRefusedException.class)
@@ -103,8 +103,21 @@ class EgressGuardTests {
 	@Test
 	void aRangeWithoutPrefixLengthIsAConfigurationError() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> new EgressGuard(new EgressProperties(List.of("10.0.0.1"))))
+			.isThrownBy(() -> new EgressGuard(new EgressProperties(List.of("10.0.0.1"), true)))
 			.withMessageContaining("streamgate.egress.allowed-cidrs");
+	}
+
+	@Test
+	void withoutPublicAddressesOnlyTheAllowedRangesMayBeReached() throws Exception {
+		EgressGuard listOnly = new EgressGuard(new EgressProperties(List.of("127.0.0.0/8"), false));
+		assertThat(listOnly.refusal(java.net.InetAddress.getByName("8.8.8.8"))).get()
+			.asString()
+			.contains("streamgate.egress.allow-public=false");
+		assertThat(listOnly.refusal(java.net.InetAddress.getByName("127.0.0.1"))).isEmpty();
+		assertThat(listOnly.refusal(java.net.InetAddress.getByName("10.0.0.1"))).get()
+			.asString()
+			.contains("allowed-cidrs");
+		assertThat(this.guard.refusal(java.net.InetAddress.getByName("8.8.8.8"))).isEmpty();
 	}
 
 }
