@@ -2,8 +2,6 @@ package dev.streamgate.admin;
 
 import java.net.URI;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,9 +56,6 @@ public class TopicController {
 	static final String MERGE_PATCH_JSON = "application/merge-patch+json";
 
 	private static final int MAX_PAGE_SIZE = 100;
-
-	/** The first second of the year 10000: times are four-digit years. */
-	private static final long LATEST_SECOND = 253402300800L;
 
 	private final TopicAdmin admin;
 
@@ -184,20 +179,9 @@ public class TopicController {
 	}
 
 	private static Instant parseTime(String value) {
-		if (value != null) {
-			try {
-				Instant time = OffsetDateTime.parse(value.trim()).toInstant();
-				if (!time.isBefore(Instant.EPOCH) && time.getEpochSecond() < LATEST_SECOND) {
-					return time;
-				}
-			}
-			catch (DateTimeParseException ex) {
-				// answered below
-			}
-		}
-		throw new StreamgateException(ProblemType.INVALID_PARAMETER,
-				"Query parameter 'at' must be an ISO-8601 time with an offset between 1970 and 9999, such as "
-						+ "2026-11-21T10:00:00Z, was '" + value + "'");
+		return IsoTimes.parse(value)
+			.orElseThrow(() -> new StreamgateException(ProblemType.INVALID_PARAMETER,
+					"Query parameter 'at' must be " + IsoTimes.EXPECTED + ", was '" + value + "'"));
 	}
 
 	private static byte[] required(byte[] body) {

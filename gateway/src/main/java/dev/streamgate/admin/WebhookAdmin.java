@@ -5,8 +5,6 @@ import java.net.URISyntaxException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -65,10 +63,6 @@ public class WebhookAdmin {
 			"proxy-connection", "user-agent", "expect");
 
 	private static final int MAX_HEADERS = 20;
-
-	private static final Instant EPOCH = Instant.EPOCH;
-
-	private static final Instant LATEST = Instant.parse("+10000-01-01T00:00:00Z");
 
 	private static final int MAX_HEADER_VALUE = 4096;
 
@@ -467,19 +461,8 @@ public class WebhookAdmin {
 	}
 
 	private static Instant time(JsonNode node) {
-		if (node != null && node.isString()) {
-			try {
-				Instant time = OffsetDateTime.parse(node.asString()).toInstant();
-				if (!time.isBefore(EPOCH) && time.isBefore(LATEST)) {
-					return time;
-				}
-			}
-			catch (DateTimeParseException ex) {
-				// answered below
-			}
-		}
-		throw invalid(new FieldError("/since",
-				"must be an ISO-8601 time with an offset between 1970 and 9999, such as 2026-11-21T10:00:00Z"));
+		return IsoTimes.parse((node != null && node.isString()) ? node.asString() : null)
+			.orElseThrow(() -> invalid(new FieldError("/since", "must be " + IsoTimes.EXPECTED)));
 	}
 
 	private static void refuseIfAny(List<FieldError> errors) {
