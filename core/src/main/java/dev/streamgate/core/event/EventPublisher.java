@@ -53,6 +53,8 @@ public class EventPublisher {
 
 	private final Map<String, Tracked> documents = new ConcurrentHashMap<>();
 
+	private final PublishedChanges published = new PublishedChanges();
+
 	public EventPublisher(EventLog log, SnapshotStore snapshots, int checkpointEvery, Duration checkpointInterval) {
 		this(log, snapshots, checkpointEvery, checkpointInterval, Clock.systemUTC());
 	}
@@ -181,13 +183,28 @@ public class EventPublisher {
 	 */
 	public void forget(String topicId) {
 		this.documents.remove(topicId);
+		this.published.forget(topicId);
+	}
+
+	/**
+	 * The document of a snapshot topic after one more event. When the event is one this
+	 * node published on top of the same document, the document it produced is taken as it
+	 * is rather than parsed and applied again.
+	 * @param topic the topic
+	 * @param current the document before the event
+	 * @param event the event
+	 * @return the document after it
+	 */
+	public SnapshotDocument apply(Topic topic, SnapshotDocument current, Event event) {
+		return this.published.apply(topic, current, event);
 	}
 
 	private Mono<SnapshotDocument> catchUp(Topic topic, SnapshotDocument from, Cursor end) {
 		if (end.last(0) <= from.offset()) {
 			return Mono.just(from);
 		}
-		return this.log.read(topic, Cursor.of(from.offset()), end).reduce(from, SnapshotDocument::apply);
+		return this.log.read(topic, Cursor.of(from.offset()), end)
+			.reduce(from, (document, event) -> apply(topic, document, event));
 	}
 
 	private Mono<Tracked> current(Topic topic) {
@@ -213,11 +230,15 @@ public class EventPublisher {
 		// Diffing large documents is CPU work: keep it off the event loops.
 		return Mono.fromCallable(() -> changes(tracked.document().document(), documents))
 			.subscribeOn(Schedulers.parallel())
-			.flatMap((events) -> {
-				if (events.isEmpty()) {
+			.flatMap((changes) -> {
+				if (changes.isEmpty()) {
 					String position = CursorFormat.of(topic).format(Cursor.of(tracked.document().offset()));
 					return Mono.just(new Publication(List.of(), false, position));
 				}
+				this.published.remember(topic, tracked.document(), changes);
+				List<OutgoingEvent> events = changes.stream()
+					.map((change) -> new OutgoingEvent(change.type(), change.data()))
+					.toList();
 				JsonStructure latest = documents.get(documents.size() - 1);
 				return this.log.append(topic, events).map((positions) -> {
 					long offset = positions.get(positions.size() - 1).offset();
@@ -231,23 +252,26 @@ public class EventPublisher {
 			});
 	}
 
-	/** The events that turn the current document into each of the new ones in turn. */
-	private static List<OutgoingEvent> changes(JsonStructure current, List<JsonStructure> documents) {
-		List<OutgoingEvent> events = new ArrayList<>();
+	/**
+	 * The events that turn the current document into each of the new ones in turn, with
+	 * the document each leads to.
+	 */
+	private static List<PublishedChanges.Change> changes(JsonStructure current, List<JsonStructure> documents) {
+		List<PublishedChanges.Change> changes = new ArrayList<>();
 		JsonStructure previous = current;
 		for (JsonStructure next : documents) {
 			if (previous == null) {
-				events.add(new OutgoingEvent(EventType.SNAPSHOT, JsonPatches.write(next)));
+				changes.add(new PublishedChanges.Change(EventType.SNAPSHOT, JsonPatches.write(next), next));
 			}
 			else {
 				JsonArray patch = JsonPatches.diff(previous, next);
 				if (!patch.isEmpty()) {
-					events.add(new OutgoingEvent(EventType.PATCH, JsonPatches.write(patch)));
+					changes.add(new PublishedChanges.Change(EventType.PATCH, JsonPatches.write(patch), next));
 				}
 			}
 			previous = next;
 		}
-		return events;
+		return changes;
 	}
 
 	private Tracked maybeCheckpoint(Topic topic, Tracked tracked) {

@@ -23,14 +23,14 @@ public record SnapshotDocument(long offset, JsonStructure document) {
 	 */
 	public SnapshotDocument apply(Event event) {
 		return switch (event.type()) {
-			case SNAPSHOT -> new SnapshotDocument(event.offset(), (JsonStructure) JsonPatches.read(event.data()));
+			case SNAPSHOT -> new SnapshotDocument(event.offset(), (JsonStructure) JsonPatches.readStored(event.data()));
 			case PATCH -> {
 				if (this.document == null) {
 					// The document is unknown (its base was lost): it stays unknown until
 					// a snapshot.
 					yield new SnapshotDocument(event.offset(), null);
 				}
-				JsonArray patch = JsonPatches.read(event.data()).asJsonArray();
+				JsonArray patch = JsonPatches.readStored(event.data()).asJsonArray();
 				yield new SnapshotDocument(event.offset(), JsonPatches.apply(this.document, patch));
 			}
 			default -> new SnapshotDocument(event.offset(), this.document);

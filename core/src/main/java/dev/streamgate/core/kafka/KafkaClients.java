@@ -134,11 +134,10 @@ public final class KafkaClients {
 	}
 
 	/**
-	 * Where records are handed to a producer. {@code KafkaProducer.send} blocks its
-	 * caller while it waits for the metadata of a topic it does not know yet (a topic
-	 * created a moment ago: up to {@code max.block.ms}) or for room in its buffer, and
-	 * Reactor Kafka calls it on the thread that emits the record: on an HTTP event loop,
-	 * every connection of that loop would stall meanwhile.
+	 * Where the records of a transaction are handed to its producer. Reactor Kafka calls
+	 * {@code KafkaProducer.send} on the sender's own thread, but a transactional sender
+	 * makes its producer (and waits for Kafka to initialise its transactions) on the
+	 * thread that subscribes first: not an HTTP event loop.
 	 * @param records the records to send
 	 * @return the same records, emitted off the caller's thread
 	 */
@@ -155,17 +154,28 @@ public final class KafkaClients {
 	}
 
 	private static KafkaSender<String, byte[]> sender(Map<String, Object> config) {
-		SenderOptions<String, byte[]> options = SenderOptions.<String, byte[]>create(config)
+		KafkaSender<String, byte[]> sender = KafkaSender.create(options(config));
+		// Records are handed to KafkaProducer.send on the sender's own thread (so a send
+		// waiting for a new topic's metadata never holds an event loop), but the producer
+		// is made on the thread that subscribes first: make it now, on start-up's thread.
+		// Making a producer that is not transactional does not wait on Kafka.
+		sender.doOnProducer((producer) -> producer).block();
+		return sender;
+	}
+
+	private static SenderOptions<String, byte[]> options(Map<String, Object> config) {
+		return SenderOptions.<String, byte[]>create(config)
 			.withKeySerializer(new StringSerializer())
 			.withValueSerializer(new ByteArraySerializer());
-		return KafkaSender.create(options);
 	}
 
 	KafkaSender<String, byte[]> transactionalSender(String clientPurpose) {
 		Map<String, Object> config = producer(clientPurpose);
 		// Unique per process: a batch is one transaction, all of it visible or none.
 		config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "streamgate-" + clientPurpose + "-" + UUID.randomUUID());
-		return sender(config);
+		// Made on first use, off the caller's thread (offTheCallersThread): its producer
+		// waits for Kafka.
+		return KafkaSender.create(options(config));
 	}
 
 	Admin admin() {

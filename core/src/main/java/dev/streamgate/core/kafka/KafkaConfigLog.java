@@ -125,7 +125,7 @@ final class KafkaConfigLog implements AutoCloseable {
 	Mono<Long> write(String key, byte[] value) {
 		SenderRecord<String, byte[], String> record = SenderRecord.create(new ProducerRecord<>(this.topic, key, value),
 				key);
-		return this.sender.send(KafkaClients.offTheCallersThread(Flux.just(record)))
+		return this.sender.send(Mono.just(record))
 			.next()
 			.flatMap((result) -> awaitRead(result.recordMetadata().partition(), result.recordMetadata().offset())
 				.thenReturn(result.recordMetadata().offset()))
@@ -143,7 +143,7 @@ final class KafkaConfigLog implements AutoCloseable {
 	Mono<Void> append(String key, byte[] value) {
 		SenderRecord<String, byte[], String> record = SenderRecord.create(new ProducerRecord<>(this.topic, key, value),
 				key);
-		return this.sender.send(KafkaClients.offTheCallersThread(Flux.just(record)))
+		return this.sender.send(Mono.just(record))
 			.then()
 			.timeout(this.writeTimeout.plusSeconds(2))
 			.onErrorMap((ex) -> !(ex instanceof StreamgateException), StreamgateException::kafkaUnavailable);

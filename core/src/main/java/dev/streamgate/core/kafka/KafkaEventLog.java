@@ -286,14 +286,17 @@ public final class KafkaEventLog implements EventLog {
 					: new ProducerRecord<>(name(topic.id()), null, (String) null, events.get(i).data(), List.of(type));
 			records.add(SenderRecord.create(record, i));
 		}
-		Flux<SenderResult<Integer>> results = (records.size() == 1)
-				? this.sender.send(KafkaClients.offTheCallersThread(Flux.fromIterable(records)))
-				: this.transactions
-					.run("tx", () -> this.transactionalSender
-						.sendTransactionally(Flux.just(KafkaClients.offTheCallersThread(Flux.fromIterable(records))))
-						.concatMap((batch) -> batch)
-						.collectList())
-					.flatMapIterable((list) -> list);
+		Flux<SenderResult<Integer>> results = (records
+			.size() == 1)
+					? this.sender.send(Flux.fromIterable(records))
+					: this.transactions
+						.run("tx",
+								() -> this.transactionalSender
+									.sendTransactionally(
+											Flux.just(KafkaClients.offTheCallersThread(Flux.fromIterable(records))))
+									.concatMap((batch) -> batch)
+									.collectList())
+						.flatMapIterable((list) -> list);
 		return results
 			.map((result) -> new EventPosition(topic.shared() ? 0 : result.recordMetadata().partition(),
 					result.recordMetadata().offset(), topic.partitions()))

@@ -8,7 +8,6 @@ import java.util.Optional;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import reactor.core.publisher.Mono;
 import reactor.kafka.sender.KafkaSender;
@@ -97,7 +96,8 @@ public final class KafkaIdempotencyStore implements IdempotencyStore, AutoClosea
 
 	@Override
 	public Mono<Void> save(String topicId, String key, Answer answer) {
-		JsonObject value = Json.createObjectBuilder()
+		JsonObject value = JsonPatches.json()
+			.createObjectBuilder()
 			.add("digest", Base64.getEncoder().encodeToString(answer.digest()))
 			.add("answer", JsonPatches.read(answer.body()))
 			.add("at", answer.at().toEpochMilli())

@@ -4,7 +4,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonStructure;
@@ -40,7 +39,7 @@ final class KafkaSnapshotStore implements SnapshotStore, AutoCloseable {
 			this.checkpoints.remove(entry.key());
 			return;
 		}
-		JsonObject value = JsonPatches.read(entry.value()).asJsonObject();
+		JsonObject value = JsonPatches.readStored(entry.value()).asJsonObject();
 		Checkpoint checkpoint = new Checkpoint(value.getJsonNumber("offset").longValueExact(),
 				(JsonStructure) value.get("document"), value.getString("incarnation", null));
 		// Of one topic the furthest checkpoint wins (nodes may write out of order); a
@@ -59,7 +58,8 @@ final class KafkaSnapshotStore implements SnapshotStore, AutoCloseable {
 
 	@Override
 	public Mono<Void> save(String topicId, Checkpoint checkpoint) {
-		JsonObjectBuilder value = Json.createObjectBuilder()
+		JsonObjectBuilder value = JsonPatches.json()
+			.createObjectBuilder()
 			.add("offset", checkpoint.offset())
 			.add("document", checkpoint.document());
 		if (checkpoint.incarnation() != null) {

@@ -4,7 +4,6 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.Map;
 
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonConfig;
@@ -17,6 +16,7 @@ import jakarta.json.JsonWriter;
 import jakarta.json.JsonWriterFactory;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonReaderFactory;
+import jakarta.json.spi.JsonProvider;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.StreamReadFeature;
@@ -43,14 +43,21 @@ public final class JsonPatches {
 	 */
 	static final int MAX_INDEX_CHANGES = 100;
 
-	private static final JsonReaderFactory READERS = Json
+	/**
+	 * The JSON-P implementation, looked up once: each of {@code Json}'s static factory
+	 * methods looks it up again through the service loader, which cost a tenth of a
+	 * poller's CPU.
+	 */
+	private static final JsonProvider JSON = JsonProvider.provider();
+
+	private static final JsonReaderFactory READERS = JSON
 		.createReaderFactory(Map.of(JsonConfig.KEY_STRATEGY, JsonConfig.KeyStrategy.NONE));
 
 	private static final JsonFactory STRICT = JsonFactory.builder()
 		.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
 		.build();
 
-	private static final JsonWriterFactory WRITERS = Json.createWriterFactory(Map.of());
+	private static final JsonWriterFactory WRITERS = JSON.createWriterFactory(Map.of());
 
 	private JsonPatches() {
 	}
@@ -70,7 +77,7 @@ public final class JsonPatches {
 	 * @return the patch, an empty array when they are equal
 	 */
 	public static JsonArray diff(JsonStructure from, JsonStructure to) {
-		JsonArrayBuilder patch = Json.createArrayBuilder();
+		JsonArrayBuilder patch = JSON.createArrayBuilder();
 		diff(from, to, "", patch);
 		return patch.build();
 	}
@@ -104,9 +111,9 @@ public final class JsonPatches {
 			// lengths (30-70 ms for 700-1000 objects), only looks for insertions and
 			// removals.
 			if (before.size() != after.size() && Math.max(before.size(), after.size()) <= LCS_MAX_LENGTH) {
-				for (JsonValue operation : Json.createDiff(before, after).toJsonArray()) {
+				for (JsonValue operation : JSON.createDiff(before, after).toJsonArray()) {
 					JsonObject relative = operation.asJsonObject();
-					patch.add(Json.createObjectBuilder(relative).add("path", path + relative.getString("path")));
+					patch.add(JSON.createObjectBuilder(relative).add("path", path + relative.getString("path")));
 				}
 			}
 			else {
@@ -144,7 +151,7 @@ public final class JsonPatches {
 	}
 
 	private static JsonObjectBuilder operation(String op, String path, JsonValue value) {
-		JsonObjectBuilder operation = Json.createObjectBuilder().add("op", op).add("path", path);
+		JsonObjectBuilder operation = JSON.createObjectBuilder().add("op", op).add("path", path);
 		return (value != null) ? operation.add("value", value) : operation;
 	}
 
@@ -160,7 +167,7 @@ public final class JsonPatches {
 	 * @throws JsonException when the patch does not apply
 	 */
 	public static JsonStructure apply(JsonStructure document, JsonArray patch) {
-		return Json.createPatch(patch).apply(document);
+		return JSON.createPatch(patch).apply(document);
 	}
 
 	/**
@@ -177,6 +184,30 @@ public final class JsonPatches {
 		catch (JsonException ex) {
 			throw new IllegalArgumentException(ex.getMessage(), ex);
 		}
+	}
+
+	/**
+	 * Parses JSON that this application wrote and checked before (events and checkpoints
+	 * read back from Kafka), without checking it again.
+	 * @param json UTF-8 JSON holding exactly one value
+	 * @return the value
+	 */
+	public static JsonValue readStored(byte[] json) {
+		try (JsonReader reader = READERS.createReader(new ByteArrayInputStream(json))) {
+			return reader.readValue();
+		}
+		catch (JsonException ex) {
+			throw new IllegalArgumentException(ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * The JSON-P implementation, for building values and pointers without the service
+	 * lookup of each {@code Json.create...} call.
+	 * @return the provider
+	 */
+	public static JsonProvider json() {
+		return JSON;
 	}
 
 	/**

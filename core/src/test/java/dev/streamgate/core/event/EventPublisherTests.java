@@ -99,6 +99,61 @@ class EventPublisherTests {
 		assertThat(replayed()).isEqualTo(doc("{\"c\":3}"));
 	}
 
+	@Test
+	void aReaderOfThisNodesPublicationTakesTheDocumentItProducedInsteadOfApplyingThePatch() {
+		this.publisher.publishDocumentAsOnlyWriter(this.topic, doc("{\"a\":1}")).block(TIMEOUT);
+		JsonStructure second = doc("{\"a\":2,\"b\":[1,2]}");
+		this.publisher.publishDocumentAsOnlyWriter(this.topic, second).block(TIMEOUT);
+		List<Event> events = this.log.all(this.topic);
+		SnapshotDocument atFirst = SnapshotDocument.NONE.apply(events.get(0));
+		SnapshotDocument next = this.publisher.apply(this.topic, atFirst, events.get(1));
+		assertThat(next.document()).as("the publisher's own document, not a copy").isSameAs(second);
+		assertThat(next.offset()).isEqualTo(events.get(1).offset());
+		assertThat(next).isEqualTo(atFirst.apply(events.get(1)));
+	}
+
+	@Test
+	void aChangeIsAppliedAsBeforeOnAnyOtherDocumentOrIncarnation() {
+		this.publisher.publishDocumentAsOnlyWriter(this.topic, doc("{\"a\":1}")).block(TIMEOUT);
+		this.publisher.publishDocumentAsOnlyWriter(this.topic, doc("{\"a\":2}")).block(TIMEOUT);
+		Event patch = this.log.all(this.topic).get(1);
+		// A reader whose document is at another offset: the patch was not computed from
+		// it, so the publisher's result is not its result.
+		SnapshotDocument elsewhere = new SnapshotDocument(patch.offset() - 5, doc("{\"a\":7,\"z\":0}"));
+		assertThat(this.publisher.apply(this.topic, elsewhere, patch).document()).isEqualTo(doc("{\"a\":2,\"z\":0}"));
+		// A topic of the same id created again: another log, even for the same bytes.
+		Topic again = this.topic.withTimestamps(java.time.Instant.parse("2030-01-01T00:00:00Z"), null);
+		SnapshotDocument sameOffset = new SnapshotDocument(patch.offset() - 1, doc("{\"a\":1,\"y\":0}"));
+		assertThat(this.publisher.apply(again, sameOffset, patch).document()).isEqualTo(doc("{\"a\":2,\"y\":0}"));
+		// Unknown documents stay unknown until a snapshot.
+		SnapshotDocument unknown = new SnapshotDocument(patch.offset() - 1, null);
+		assertThat(this.publisher.apply(this.topic, unknown, patch).document()).isNull();
+	}
+
+	@Test
+	void everyDocumentOfABatchIsSharedInOrder() {
+		List<byte[]> batch = List.of("{\"n\":1}", "{\"n\":1}", "{\"n\":2}", "{\"n\":3}")
+			.stream()
+			.map((json) -> json.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+			.toList();
+		this.publisher.publish(this.topic, batch).block(TIMEOUT);
+		List<Event> events = this.log.all(this.topic);
+		assertThat(events).extracting(Event::type)
+			.containsExactly(EventType.SNAPSHOT, EventType.PATCH, EventType.PATCH);
+		// Two readers: documents parsed from the events would be two instances each.
+		SnapshotDocument one = SnapshotDocument.NONE;
+		SnapshotDocument other = SnapshotDocument.NONE;
+		SnapshotDocument parsed = SnapshotDocument.NONE;
+		for (Event event : events) {
+			one = this.publisher.apply(this.topic, one, event);
+			other = this.publisher.apply(this.topic, other, event);
+			parsed = parsed.apply(event);
+			assertThat(one).isEqualTo(parsed);
+			assertThat(one.document()).isSameAs(other.document());
+		}
+		assertThat(one.document()).isEqualTo(doc("{\"n\":3}"));
+	}
+
 	/** Checkpoints in memory. */
 	private static final class MemorySnapshots implements SnapshotStore {
 

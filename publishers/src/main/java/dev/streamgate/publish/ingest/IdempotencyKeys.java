@@ -11,7 +11,6 @@ import java.util.function.Supplier;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
@@ -119,9 +118,12 @@ class IdempotencyKeys {
 	}
 
 	static byte[] encode(PublishResponse response) {
-		JsonObjectBuilder json = Json.createObjectBuilder().add("id", response.id()).add("changed", response.changed());
+		JsonObjectBuilder json = JsonPatches.json()
+			.createObjectBuilder()
+			.add("id", response.id())
+			.add("changed", response.changed());
 		if (response.ids() != null) {
-			JsonArrayBuilder ids = Json.createArrayBuilder();
+			JsonArrayBuilder ids = JsonPatches.json().createArrayBuilder();
 			response.ids().forEach(ids::add);
 			json.add("ids", ids);
 		}

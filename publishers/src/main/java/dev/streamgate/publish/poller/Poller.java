@@ -9,7 +9,6 @@ import java.util.Objects;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import jakarta.json.Json;
 import jakarta.json.JsonStructure;
 import jakarta.json.JsonValue;
 import org.apache.commons.logging.Log;
@@ -190,7 +189,7 @@ final class Poller {
 
 	private Mono<Boolean> publishEvent(Topic topic, JsonValue payload) {
 		Mono<JsonValue> last = this.lastEventLoaded ? Mono.justOrEmpty(this.lastEvent)
-				: this.publisher.lastEvent(topic).map((event) -> (JsonValue) JsonPatches.read(event.data()));
+				: this.publisher.lastEvent(topic).map((event) -> (JsonValue) JsonPatches.readStored(event.data()));
 		return last.map((previous) -> !previous.equals(payload)).defaultIfEmpty(true).flatMap((changed) -> {
 			this.lastEventLoaded = true;
 			if (!changed) {
@@ -216,11 +215,12 @@ final class Poller {
 		String pointer = topic.publisher().payloadPointer();
 		JsonValue payload = answer;
 		if (!pointer.isEmpty()) {
-			if (!(answer instanceof JsonStructure structure) || !Json.createPointer(pointer).containsValue(structure)) {
+			if (!(answer instanceof JsonStructure structure)
+					|| !JsonPatches.json().createPointer(pointer).containsValue(structure)) {
 				throw new SourceFailure(SourceFailure.Kind.NO_PAYLOAD,
 						"The answer has no value at payloadPointer " + pointer);
 			}
-			payload = Json.createPointer(pointer).getValue(structure);
+			payload = JsonPatches.json().createPointer(pointer).getValue(structure);
 		}
 		if (topic.payloadType() == PayloadType.SNAPSHOT && !(payload instanceof JsonStructure)) {
 			throw new SourceFailure(SourceFailure.Kind.NOT_A_DOCUMENT,

@@ -175,7 +175,7 @@ final class TopicHub implements EventTail.Listener {
 		Frame frame = Frame.of(id, event.type(), event.data(), publishedAt);
 		Frame snapshotOnly = frame;
 		if (this.topic.payloadType() == PayloadType.SNAPSHOT) {
-			this.document = this.document.apply(event);
+			this.document = this.documents.apply(this.topic, this.document, event);
 			this.snapshotFrame = null;
 			if (event.type() != EventType.PROBLEM && hasSnapshotOnlyClients()) {
 				snapshotOnly = Frame.of(id, EventType.SNAPSHOT, JsonPatches.write(this.document.document()),

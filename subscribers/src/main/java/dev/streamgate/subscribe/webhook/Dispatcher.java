@@ -169,7 +169,7 @@ final class Dispatcher {
 		byte[] data = event.data();
 		String type = event.type().value();
 		if (this.webhook.mode() == SubscriptionMode.SNAPSHOT_ONLY) {
-			this.document = this.document.apply(event);
+			this.document = this.services.documents().apply(this.topic, this.document, event);
 			if (event.type() != EventType.PROBLEM) {
 				if (this.document.document() == null) {
 					// The document is unknown until the next snapshot: nothing to send.
