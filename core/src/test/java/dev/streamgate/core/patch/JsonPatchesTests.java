@@ -163,6 +163,65 @@ class JsonPatchesTests {
 		assertThat(read(" 42 ")).isEqualTo(Json.createValue(42));
 	}
 
+	@ParameterizedTest
+	@ValueSource(longs = { 1, 2, 3, 4, 5, 6, 7, 8 })
+	void documentsReadAndWrittenByJacksonAreTheOnesParssonReadsAndWrites(long seed) {
+		RandomDocuments documents = new RandomDocuments(seed);
+		JsonStructure document = documents.document(seed % 2 == 0);
+		for (int step = 0; step < 20; step++) {
+			document = documents.mutate(document);
+			byte[] ours = JsonPatches.write(document);
+			assertThat(parsson(ours)).as("seed %d step %d: Parsson reads what we write", seed, step)
+				.isEqualTo(document);
+			byte[] theirs = parssonBytes(document);
+			assertThat(JsonPatches.read(theirs)).as("seed %d step %d: we read what Parsson writes", seed, step)
+				.isEqualTo(document);
+			assertThat(JsonPatches.readStored(ours)).isEqualTo(document);
+		}
+	}
+
+	@Test
+	void stringsAndNumbersSurviveAWriteAndARead() {
+		String json = "{\"s\":\"quote \\\" backslash \\\\ slash / tab \\t nl \\n nul \\u0000 \\u001f é 日本 😀\","
+				+ "\"n\":[0,-0,1.50,1e400,-12345678901234567890123,9223372036854775807,2147483648,1E-7,0.1],"
+				+ "\"t\":true,\"f\":false,\"z\":null,\"e\":{},\"a\":[]}";
+		JsonValue value = read(json);
+		assertThat(value).isEqualTo(parsson(json.getBytes(StandardCharsets.UTF_8)));
+		assertThat(read(new String(JsonPatches.write(value), StandardCharsets.UTF_8))).isEqualTo(value);
+		assertThat(parsson(JsonPatches.write(value))).isEqualTo(value);
+	}
+
+	@Test
+	void aLoneSurrogateSurvivesAsAnEscape() {
+		// JSON may escape half of a surrogate pair; UTF-8 cannot encode it. Parsson's
+		// writer replaced it with '?'; Jackson's writes the escape again.
+		JsonValue value = read("{\"s\":\"a\\ud800b\",\"t\":[\"\\udc00\"]}");
+		assertThat(new String(JsonPatches.write(value), StandardCharsets.UTF_8))
+			.isEqualTo("{\"s\":\"a\\uD800b\",\"t\":[\"\\uDC00\"]}");
+		assertThat(read(new String(JsonPatches.write(value), StandardCharsets.UTF_8))).isEqualTo(value);
+	}
+
+	@Test
+	void aKeyTwiceIsRefusedAtAnyDepthWithWhereItIs() {
+		assertThatIllegalArgumentException().isThrownBy(() -> read("[1,{\"a\":{\"b\":1,\"b\":2}}]"))
+			.withMessageContaining("Duplicate")
+			.withMessageContaining("line 1");
+	}
+
+	private static JsonValue parsson(byte[] json) {
+		try (jakarta.json.JsonReader reader = Json.createReader(new java.io.ByteArrayInputStream(json))) {
+			return reader.readValue();
+		}
+	}
+
+	private static byte[] parssonBytes(JsonValue value) {
+		java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+		try (jakarta.json.JsonWriter writer = Json.createWriter(out)) {
+			writer.write(value);
+		}
+		return out.toByteArray();
+	}
+
 	private static JsonValue read(String json) {
 		return JsonPatches.read(json.getBytes(StandardCharsets.UTF_8));
 	}
