@@ -82,10 +82,13 @@ class WebhookFailoverIntegrationTests {
 						.onErrorResume((ex) -> Mono.empty());
 				}).subscribe();
 				try {
-					// Settled: both nodes deliver, each to its own share of the webhooks.
+					// Settled: both nodes deliver, each to its own share of the webhooks,
+					// and every webhook has an owner (while the second node joins, the
+					// webhooks that move pause for a moment).
 					await().atMost(Duration.ofSeconds(60))
 						.pollInterval(Duration.ofMillis(500))
-						.until(() -> nodesDeliveringSince(sink, System.currentTimeMillis() - 2000).size() == 2);
+						.until(() -> nodesDeliveringSince(sink, System.currentTimeMillis() - 2000).size() == 2
+								&& ownersSince(sink, System.currentTimeMillis() - 2000).size() == WEBHOOKS);
 					Map<String, String> owners = ownersSince(sink, System.currentTimeMillis() - 2000);
 					assertThat(owners).hasSize(WEBHOOKS);
 					assertThat(new LinkedHashSet<>(owners.values())).hasSize(2);

@@ -189,9 +189,10 @@ public final class JsonPatches {
 	}
 
 	/**
-	 * Parsed by Jackson's byte-level parser straight into JSON-P values: Parsson's own
-	 * reader decodes the bytes to characters first and, with the checks of untrusted
-	 * input in a second pass, took twice as long for a 50 KB document.
+	 * Parsed by Jackson's byte-level parser straight into JSON-P values, checks included:
+	 * Parsson's own reader decodes the bytes to characters first, and the checks took a
+	 * second pass (together 43% of a poller's samples in the sse-3 profile of
+	 * docs/benchmarks.md).
 	 */
 	private static JsonValue read(JsonFactory factory, byte[] json) {
 		try (JsonParser parser = factory.createParser(ObjectReadContext.empty(), json)) {
@@ -283,7 +284,7 @@ public final class JsonPatches {
 
 	/**
 	 * Serializes a JSON value, with Jackson's generator (Parsson's writes characters and
-	 * encodes them afterwards, about half of a poller's work on a 50 KB document).
+	 * encodes them afterwards: 28% of a poller's samples in the same profile).
 	 * @param value the value
 	 * @return UTF-8 JSON
 	 */
