@@ -23,6 +23,13 @@ public final class MockDocument {
 
 	private static final int KEPT_VERSIONS = 256;
 
+	/**
+	 * At most this much of a document's history is kept: 250 documents of 50 KB changing
+	 * twice a second filled the load generator's heap in four minutes with 256 versions
+	 * each.
+	 */
+	private static final int KEPT_BYTES = 2 * 1024 * 1024;
+
 	private static final int KEPT_REQUESTS = 1024;
 
 	private final long[] values;
@@ -34,9 +41,11 @@ public final class MockDocument {
 	private final Map<Long, String> versions = new LinkedHashMap<>() {
 		@Override
 		protected boolean removeEldestEntry(Map.Entry<Long, String> eldest) {
-			return size() > KEPT_VERSIONS;
+			return size() > MockDocument.this.keptVersions;
 		}
 	};
+
+	private final int keptVersions;
 
 	private final Deque<String> requests = new ArrayDeque<>();
 
@@ -52,6 +61,7 @@ public final class MockDocument {
 
 	MockDocument(int size, double change, Duration changeEvery) {
 		this.values = new long[Math.max(1, size / ITEM_BYTES)];
+		this.keptVersions = Math.max(8, Math.min(KEPT_VERSIONS, KEPT_BYTES / Math.max(1, size)));
 		for (int i = 0; i < this.values.length; i++) {
 			this.values[i] = this.random.nextLong(1_000_000_000L);
 		}

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.SplittableRandom;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -127,9 +128,29 @@ final class Poller {
 		Duration period = this.topics.get(this.topicId)
 			.map((stored) -> stored.topic().publisher().pollingPeriod())
 			.orElse(Duration.ofSeconds(1));
-		Duration elapsed = Duration.between(started, this.clock.instant());
-		Duration delay = period.minus(elapsed);
-		return Mono.delay(delay.isNegative() ? Duration.ZERO : delay);
+		return Mono.delay(untilNextPoll(this.topicId, period, started, this.clock.instant()));
+	}
+
+	/**
+	 * How long to wait before the next poll. Polls of a topic fall on its own phase of
+	 * the period, spread over the period by its id: topics whose pollers started together
+	 * (created together, or taken over together after a node left) would otherwise poll
+	 * in the same instant every period and queue behind each other for the CPU. The first
+	 * poll is not delayed; the one after it waits at least a period, and up to two
+	 * periods once, to reach the topic's phase; then one period, as long as a poll takes
+	 * less.
+	 * @param topicId the topic
+	 * @param period the polling period
+	 * @param started when the last poll started
+	 * @param now now
+	 * @return the wait, never negative
+	 */
+	static Duration untilNextPoll(String topicId, Duration period, Instant started, Instant now) {
+		long periodMillis = Math.max(1, period.toMillis());
+		long phase = new SplittableRandom(topicId.hashCode()).nextLong(periodMillis);
+		long earliest = started.toEpochMilli() + periodMillis;
+		long next = earliest + Math.floorMod(phase - earliest, periodMillis);
+		return Duration.ofMillis(Math.max(0, next - now.toEpochMilli()));
 	}
 
 	/** One poll; never fails, it returns when it started. */
