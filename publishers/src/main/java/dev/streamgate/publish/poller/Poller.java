@@ -138,7 +138,8 @@ final class Poller {
 	 * in the same instant every period and queue behind each other for the CPU. The first
 	 * poll is not delayed; the one after it waits at least a period, and up to two
 	 * periods once, to reach the topic's phase; then one period, as long as a poll takes
-	 * less.
+	 * less. A poll that started up to a tenth of the period (at most 1 s) after its phase
+	 * (its timer fired late, the CPU was busy) keeps the phase.
 	 * @param topicId the topic
 	 * @param period the polling period
 	 * @param started when the last poll started
@@ -149,8 +150,19 @@ final class Poller {
 		long periodMillis = Math.max(1, period.toMillis());
 		long phase = new SplittableRandom(topicId.hashCode()).nextLong(periodMillis);
 		long earliest = started.toEpochMilli() + periodMillis;
-		long next = earliest + Math.floorMod(phase - earliest, periodMillis);
-		return Duration.ofMillis(Math.max(0, next - now.toEpochMilli()));
+		long wait = Math.floorMod(phase - earliest, periodMillis);
+		if (wait > periodMillis - lateness(periodMillis)) {
+			// Started late for the phase it was meant for: keep it.
+			wait -= periodMillis;
+		}
+		return Duration.ofMillis(Math.max(0, earliest + wait - now.toEpochMilli()));
+	}
+
+	/**
+	 * How late a poll may start and still count as on its phase: a tenth of the period.
+	 */
+	private static long lateness(long periodMillis) {
+		return Math.max(1, Math.min(periodMillis / 10, 1000));
 	}
 
 	/** One poll; never fails, it returns when it started. */

@@ -53,6 +53,21 @@ class PollerScheduleTests {
 	}
 
 	@Test
+	void aPollWhoseTimerFiredLateKeepsItsPhaseAndItsRate() {
+		// The timer fires 0-30 ms late and a poll takes 5-40 ms: 200 periods give 200
+		// polls, each started within 30 ms of the topic's phase.
+		java.util.SplittableRandom jitter = new java.util.SplittableRandom(7);
+		Instant phasePoint = START.plus(Poller.untilNextPoll("orders", PERIOD, START, START));
+		Instant started = phasePoint.plusMillis(jitter.nextLong(30));
+		for (int poll = 1; poll <= 200; poll++) {
+			Instant finished = started.plusMillis(5 + jitter.nextLong(35));
+			Instant due = finished.plus(Poller.untilNextPoll("orders", PERIOD, started, finished));
+			assertThat(due).as("poll %d", poll).isEqualTo(phasePoint.plus(PERIOD.multipliedBy(poll)));
+			started = due.plusMillis(jitter.nextLong(30));
+		}
+	}
+
+	@Test
 	void aPollLongerThanThePeriodIsFollowedAtOnceAndThenBackOnPhase() {
 		Instant started = START;
 		Instant finished = started.plus(PERIOD.multipliedBy(3));
