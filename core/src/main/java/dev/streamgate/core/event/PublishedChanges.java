@@ -21,7 +21,7 @@ import dev.streamgate.core.topic.Topic;
  * produced. Anything else (another node's change, a reader behind or ahead) is applied as
  * before. Documents are immutable, so readers share them.
  */
-public final class PublishedChanges {
+final class PublishedChanges {
 
 	/**
 	 * By topic id: the changes of the topic's last publication on this node, in order.
@@ -55,7 +55,7 @@ public final class PublishedChanges {
 	 * @return the next document: this node's publication's when the event is its, else
 	 * {@code current.apply(event)}
 	 */
-	public SnapshotDocument apply(Topic topic, SnapshotDocument current, Event event) {
+	SnapshotDocument apply(Topic topic, SnapshotDocument current, Event event) {
 		Publication publication = this.topics.get(topic.id());
 		JsonStructure known = (publication != null) ? publication.after(topic, current, event) : null;
 		return (known != null) ? new SnapshotDocument(event.offset(), known) : current.apply(event);

@@ -286,23 +286,25 @@ public final class KafkaEventLog implements EventLog {
 					: new ProducerRecord<>(name(topic.id()), null, (String) null, events.get(i).data(), List.of(type));
 			records.add(SenderRecord.create(record, i));
 		}
-		Flux<SenderResult<Integer>> results = (records
-			.size() == 1)
-					? this.sender.send(Flux.fromIterable(records))
-					: this.transactions
-						.run("tx",
-								() -> this.transactionalSender
-									.sendTransactionally(
-											Flux.just(KafkaClients.offTheCallersThread(Flux.fromIterable(records))))
-									.concatMap((batch) -> batch)
-									.collectList())
-						.flatMapIterable((list) -> list);
+		Flux<SenderResult<Integer>> results = (records.size() == 1) ? this.sender.send(Flux.fromIterable(records))
+				: sendTransactionally(records);
 		return results
 			.map((result) -> new EventPosition(topic.shared() ? 0 : result.recordMetadata().partition(),
 					result.recordMetadata().offset(), topic.partitions()))
 			.collectList()
 			.timeout(this.writeTimeout.plusSeconds(2))
 			.onErrorMap((ex) -> !(ex instanceof StreamgateException), StreamgateException::kafkaUnavailable);
+	}
+
+	/** A batch: one transaction, all of it visible or none. */
+	private Flux<SenderResult<Integer>> sendTransactionally(List<SenderRecord<String, byte[], Integer>> records) {
+		return this.transactions
+			.run("tx",
+					() -> this.transactionalSender
+						.sendTransactionally(Flux.just(KafkaClients.offTheCallersThread(Flux.fromIterable(records))))
+						.concatMap((batch) -> batch)
+						.collectList())
+			.flatMapIterable((list) -> list);
 	}
 
 	@Override

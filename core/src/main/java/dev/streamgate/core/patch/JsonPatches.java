@@ -2,6 +2,7 @@ package dev.streamgate.core.patch;
 
 import java.io.ByteArrayOutputStream;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
@@ -16,8 +17,8 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
-import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.json.JsonFactory;
 
@@ -195,20 +196,32 @@ public final class JsonPatches {
 	 * docs/benchmarks.md).
 	 */
 	private static JsonValue read(JsonFactory factory, byte[] json) {
+		return one(factory, json, JsonPatches::value);
+	}
+
+	/**
+	 * Handles exactly one JSON value.
+	 * @param handler what is done with the value, from its first token on
+	 * @throws IllegalArgumentException naming what is wrong and where
+	 */
+	private static <T> T one(JsonFactory factory, byte[] json, BiFunction<JsonParser, JsonToken, T> handler) {
 		try (JsonParser parser = factory.createParser(ObjectReadContext.empty(), json)) {
 			JsonToken first = parser.nextToken();
 			if (first == null) {
 				throw new IllegalArgumentException("no JSON value");
 			}
-			JsonValue value = value(parser, first);
+			T result = handler.apply(parser, first);
 			if (parser.nextToken() != null) {
 				throw new IllegalArgumentException(
 						"more than one JSON value (at character " + parser.currentLocation().getCharOffset() + ")");
 			}
-			return value;
+			return result;
 		}
 		catch (JacksonException ex) {
-			throw invalid(ex);
+			// Limits (nesting depth, number length) are reported without a location.
+			String where = (ex.getLocation() != null)
+					? " at line " + ex.getLocation().getLineNr() + ", column " + ex.getLocation().getColumnNr() : "";
+			throw new IllegalArgumentException(ex.getOriginalMessage() + where, ex);
 		}
 	}
 
@@ -260,26 +273,10 @@ public final class JsonPatches {
 	 * @throws IllegalArgumentException naming what is wrong and where
 	 */
 	public static void check(byte[] json) {
-		try (JsonParser parser = STRICT.createParser(ObjectReadContext.empty(), json)) {
-			if (parser.nextToken() == null) {
-				throw new IllegalArgumentException("no JSON value");
-			}
+		one(STRICT, json, (parser, first) -> {
 			parser.skipChildren();
-			if (parser.nextToken() != null) {
-				throw new IllegalArgumentException(
-						"more than one JSON value (at character " + parser.currentLocation().getCharOffset() + ")");
-			}
-		}
-		catch (JacksonException ex) {
-			throw invalid(ex);
-		}
-	}
-
-	private static IllegalArgumentException invalid(JacksonException ex) {
-		// Limits (nesting depth, number length) are reported without a location.
-		String where = (ex.getLocation() != null)
-				? " at line " + ex.getLocation().getLineNr() + ", column " + ex.getLocation().getColumnNr() : "";
-		return new IllegalArgumentException(ex.getOriginalMessage() + where, ex);
+			return null;
+		});
 	}
 
 	/**

@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import jakarta.json.JsonPointer;
 import jakarta.json.JsonStructure;
 import jakarta.json.JsonValue;
 import org.apache.commons.logging.Log;
@@ -248,12 +249,12 @@ final class Poller {
 		String pointer = topic.publisher().payloadPointer();
 		JsonValue payload = answer;
 		if (!pointer.isEmpty()) {
-			if (!(answer instanceof JsonStructure structure)
-					|| !JsonPatches.json().createPointer(pointer).containsValue(structure)) {
+			JsonPointer at = JsonPatches.json().createPointer(pointer);
+			if (!(answer instanceof JsonStructure structure) || !at.containsValue(structure)) {
 				throw new SourceFailure(SourceFailure.Kind.NO_PAYLOAD,
 						"The answer has no value at payloadPointer " + pointer);
 			}
-			payload = JsonPatches.json().createPointer(pointer).getValue(structure);
+			payload = at.getValue(structure);
 		}
 		if (topic.payloadType() == PayloadType.SNAPSHOT && !(payload instanceof JsonStructure)) {
 			throw new SourceFailure(SourceFailure.Kind.NOT_A_DOCUMENT,

@@ -12,13 +12,13 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Schedulers;
 
-import dev.streamgate.core.problem.ProblemJson;
-import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.event.EventTail;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.MemoryBudget;
+import dev.streamgate.core.problem.ProblemJson;
+import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.topic.SubscriberCounts;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicStore;
