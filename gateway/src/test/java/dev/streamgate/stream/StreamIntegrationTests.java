@@ -44,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "streamgate.sse.recent-events=8", "streamgate.sse.heartbeat=1s",
+		properties = { "streamgate.follow.recent-events=8", "streamgate.sse.heartbeat=1s",
 				"streamgate.snapshots.checkpoint-every=1" })
 @AutoConfigureWebTestClient
 class StreamIntegrationTests {

@@ -19,10 +19,15 @@ import dev.streamgate.core.topic.TopicStore;
 public class EventConfiguration {
 
 	@Bean
-	EventPublisher eventPublisher(EventLog eventLog, SnapshotStore snapshotStore, TopicStore topicStore,
-			EventProperties properties) {
-		EventPublisher publisher = new EventPublisher(eventLog, snapshotStore, properties.checkpointEvery(),
-				properties.checkpointInterval());
+	SnapshotDocuments snapshotDocuments(EventLog eventLog, SnapshotStore snapshotStore) {
+		return new SnapshotDocuments(eventLog, snapshotStore);
+	}
+
+	@Bean
+	EventPublisher eventPublisher(EventLog eventLog, SnapshotStore snapshotStore, SnapshotDocuments snapshotDocuments,
+			TopicStore topicStore, EventProperties properties) {
+		EventPublisher publisher = new EventPublisher(eventLog, snapshotStore, snapshotDocuments,
+				properties.checkpointEvery(), properties.checkpointInterval());
 		topicStore.changes()
 			.filter(TopicStore.TopicChange::isDeletion)
 			.subscribe((change) -> publisher.forget(change.id()));

@@ -51,18 +51,20 @@ public class EventPublisher {
 
 	private final SerialQueue<String> serial = new SerialQueue<>();
 
-	private final Map<String, Tracked> documents = new ConcurrentHashMap<>();
+	private final Map<String, Tracked> tracked = new ConcurrentHashMap<>();
 
-	private final PublishedChanges published = new PublishedChanges();
+	private final SnapshotDocuments documents;
 
-	public EventPublisher(EventLog log, SnapshotStore snapshots, int checkpointEvery, Duration checkpointInterval) {
-		this(log, snapshots, checkpointEvery, checkpointInterval, Clock.systemUTC());
+	public EventPublisher(EventLog log, SnapshotStore snapshots, SnapshotDocuments documents, int checkpointEvery,
+			Duration checkpointInterval) {
+		this(log, snapshots, documents, checkpointEvery, checkpointInterval, Clock.systemUTC());
 	}
 
-	EventPublisher(EventLog log, SnapshotStore snapshots, int checkpointEvery, Duration checkpointInterval,
-			Clock clock) {
+	EventPublisher(EventLog log, SnapshotStore snapshots, SnapshotDocuments documents, int checkpointEvery,
+			Duration checkpointInterval, Clock clock) {
 		this.log = log;
 		this.snapshots = snapshots;
+		this.documents = documents;
 		this.checkpointEvery = checkpointEvery;
 		this.checkpointInterval = checkpointInterval;
 		this.clock = clock;
@@ -113,7 +115,7 @@ public class EventPublisher {
 	 */
 	public Mono<Publication> publishDocumentAsOnlyWriter(Topic topic, JsonStructure document) {
 		return this.serial.run(topic.id(), () -> {
-			Tracked known = this.documents.get(topic.id());
+			Tracked known = this.tracked.get(topic.id());
 			Mono<Tracked> current = (known != null) ? Mono.just(known) : current(topic);
 			return current.flatMap((tracked) -> publishDocuments(topic, tracked, List.of(document)));
 		});
@@ -142,86 +144,30 @@ public class EventPublisher {
 	}
 
 	/**
-	 * The current document of a snapshot topic, rebuilt from its checkpoint and the
-	 * events after it.
-	 * @param topic the topic
-	 * @return the document
-	 */
-	public Mono<SnapshotDocument> load(Topic topic) {
-		return this.log.end(topic).flatMap((end) -> load(topic, end));
-	}
-
-	/**
-	 * The document of a snapshot topic as it was after a given event, rebuilt from the
-	 * newest checkpoint not past it.
-	 * @param topic the topic
-	 * @param until the cursor of the last event to apply
-	 * @return the document
-	 */
-	public Mono<SnapshotDocument> load(Topic topic, Cursor until) {
-		SnapshotDocument checkpointed = this.snapshots.get(topic.id())
-			.filter((checkpoint) -> checkpoint.belongsTo(topic) && checkpoint.offset() <= until.last(0))
-			.map((checkpoint) -> new SnapshotDocument(checkpoint.offset(), checkpoint.document()))
-			.orElse(SnapshotDocument.NONE);
-		return this.log.start(topic).flatMap((start) -> {
-			if (checkpointed.offset() < start.last(0)) {
-				// Retention deleted events after the checkpoint: the document cannot be
-				// rebuilt
-				// exactly. It is unknown until the next publication, which will be a
-				// snapshot.
-				logger.warn("Events of " + topic.id() + " after its checkpoint " + checkpointed.offset()
-						+ " are gone; its document is unknown until the next publication");
-				return Mono.just(new SnapshotDocument(until.last(0), null));
-			}
-			return catchUp(topic, checkpointed, until);
-		});
-	}
-
-	/**
-	 * Forgets what this node knows of a topic, when it is deleted.
+	 * Forgets what this node knows of a topic, when it is deleted or its only writer
+	 * starts.
 	 * @param topicId the topic id
 	 */
 	public void forget(String topicId) {
-		this.documents.remove(topicId);
-		this.published.forget(topicId);
-	}
-
-	/**
-	 * The document of a snapshot topic after one more event. When the event is one this
-	 * node published on top of the same document, the document it produced is taken as it
-	 * is rather than parsed and applied again.
-	 * @param topic the topic
-	 * @param current the document before the event
-	 * @param event the event
-	 * @return the document after it
-	 */
-	public SnapshotDocument apply(Topic topic, SnapshotDocument current, Event event) {
-		return this.published.apply(topic, current, event);
-	}
-
-	private Mono<SnapshotDocument> catchUp(Topic topic, SnapshotDocument from, Cursor end) {
-		if (end.last(0) <= from.offset()) {
-			return Mono.just(from);
-		}
-		return this.log.read(topic, Cursor.of(from.offset()), end)
-			.reduce(from, (document, event) -> apply(topic, document, event));
+		this.tracked.remove(topicId);
+		this.documents.forget(topicId);
 	}
 
 	private Mono<Tracked> current(Topic topic) {
-		Tracked known = this.documents.get(topic.id());
+		Tracked known = this.tracked.get(topic.id());
 		// A log that ends before what this node knew was deleted and created again: start
 		// over.
-		Mono<SnapshotDocument> fresh = (known == null) ? load(topic)
+		Mono<SnapshotDocument> fresh = (known == null) ? this.documents.load(topic)
 				: this.log.end(topic)
-					.flatMap((end) -> (end.last(0) < known.document().offset()) ? load(topic)
-							: catchUp(topic, known.document(), end));
+					.flatMap((end) -> (end.last(0) < known.document().offset()) ? this.documents.load(topic)
+							: this.documents.catchUp(topic, known.document(), end));
 		return fresh.map((document) -> {
 			// A topic without a checkpoint gets one with its next publication.
 			Instant checkpointedAt = (known != null) ? known.checkpointedAt()
 					: this.snapshots.get(topic.id()).isPresent() ? this.clock.instant() : Instant.EPOCH;
 			Tracked tracked = (known != null && known.document() == document) ? known
 					: new Tracked(document, (known != null) ? known.changesSinceCheckpoint() : 0, checkpointedAt);
-			this.documents.put(topic.id(), tracked);
+			this.tracked.put(topic.id(), tracked);
 			return tracked;
 		});
 	}
@@ -235,7 +181,7 @@ public class EventPublisher {
 					String position = CursorFormat.of(topic).format(Cursor.of(tracked.document().offset()));
 					return Mono.just(new Publication(List.of(), false, position));
 				}
-				this.published.remember(topic, tracked.document(), changes);
+				this.documents.published(topic, tracked.document(), changes);
 				List<OutgoingEvent> events = changes.stream()
 					.map((change) -> new OutgoingEvent(change.type(), change.data()))
 					.toList();
@@ -243,12 +189,12 @@ public class EventPublisher {
 				return this.log.append(topic, events).map((positions) -> {
 					long offset = positions.get(positions.size() - 1).offset();
 					Tracked next = tracked.advance(new SnapshotDocument(offset, latest), events.size());
-					this.documents.put(topic.id(), maybeCheckpoint(topic, next));
+					this.tracked.put(topic.id(), maybeCheckpoint(topic, next));
 					return new Publication(positions, true, last(topic, positions));
 				})
 					// The write may have reached the log all the same: what this node
 					// knows is no longer the current document.
-					.doOnError((ex) -> this.documents.remove(topic.id()));
+					.doOnError((ex) -> this.tracked.remove(topic.id()));
 			});
 	}
 

@@ -28,7 +28,11 @@ class EventPublisherTests {
 
 	private final MemoryEventLog log = new MemoryEventLog(Clock.systemUTC());
 
-	private final EventPublisher publisher = new EventPublisher(this.log, new MemorySnapshots(), 1000,
+	private final MemorySnapshots snapshots = new MemorySnapshots();
+
+	private final SnapshotDocuments documents = new SnapshotDocuments(this.log, this.snapshots);
+
+	private final EventPublisher publisher = new EventPublisher(this.log, this.snapshots, this.documents, 1000,
 			Duration.ofHours(1));
 
 	private final Topic topic = new Topic("prices", null, PayloadType.SNAPSHOT, null, null, null, 1, null, null, null,
@@ -106,7 +110,7 @@ class EventPublisherTests {
 		this.publisher.publishDocumentAsOnlyWriter(this.topic, second).block(TIMEOUT);
 		List<Event> events = this.log.all(this.topic);
 		SnapshotDocument atFirst = SnapshotDocument.NONE.apply(events.get(0));
-		SnapshotDocument next = this.publisher.apply(this.topic, atFirst, events.get(1));
+		SnapshotDocument next = this.documents.apply(this.topic, atFirst, events.get(1));
 		assertThat(next.document()).as("the publisher's own document, not a copy").isSameAs(second);
 		assertThat(next.offset()).isEqualTo(events.get(1).offset());
 		assertThat(next).isEqualTo(atFirst.apply(events.get(1)));
@@ -120,14 +124,14 @@ class EventPublisherTests {
 		// A reader whose document is at another offset: the patch was not computed from
 		// it, so the publisher's result is not its result.
 		SnapshotDocument elsewhere = new SnapshotDocument(patch.offset() - 5, doc("{\"a\":7,\"z\":0}"));
-		assertThat(this.publisher.apply(this.topic, elsewhere, patch).document()).isEqualTo(doc("{\"a\":2,\"z\":0}"));
+		assertThat(this.documents.apply(this.topic, elsewhere, patch).document()).isEqualTo(doc("{\"a\":2,\"z\":0}"));
 		// A topic of the same id created again: another log, even for the same bytes.
 		Topic again = this.topic.withTimestamps(java.time.Instant.parse("2030-01-01T00:00:00Z"), null);
 		SnapshotDocument sameOffset = new SnapshotDocument(patch.offset() - 1, doc("{\"a\":1,\"y\":0}"));
-		assertThat(this.publisher.apply(again, sameOffset, patch).document()).isEqualTo(doc("{\"a\":2,\"y\":0}"));
+		assertThat(this.documents.apply(again, sameOffset, patch).document()).isEqualTo(doc("{\"a\":2,\"y\":0}"));
 		// Unknown documents stay unknown until a snapshot.
 		SnapshotDocument unknown = new SnapshotDocument(patch.offset() - 1, null);
-		assertThat(this.publisher.apply(this.topic, unknown, patch).document()).isNull();
+		assertThat(this.documents.apply(this.topic, unknown, patch).document()).isNull();
 	}
 
 	@Test
@@ -145,8 +149,8 @@ class EventPublisherTests {
 		SnapshotDocument other = SnapshotDocument.NONE;
 		SnapshotDocument parsed = SnapshotDocument.NONE;
 		for (Event event : events) {
-			one = this.publisher.apply(this.topic, one, event);
-			other = this.publisher.apply(this.topic, other, event);
+			one = this.documents.apply(this.topic, one, event);
+			other = this.documents.apply(this.topic, other, event);
 			parsed = parsed.apply(event);
 			assertThat(one).isEqualTo(parsed);
 			assertThat(one.document()).isSameAs(other.document());

@@ -1,17 +1,14 @@
 package dev.streamgate.subscribe.sse;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import reactor.core.Disposable;
 
-import dev.streamgate.core.event.EventLog;
-import dev.streamgate.core.event.EventPublisher;
-import dev.streamgate.core.event.EventTail;
-import dev.streamgate.core.event.MemoryBudget;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
-import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.topic.SubscriberCounts;
+import dev.streamgate.subscribe.follow.TopicFollowers;
 
 /**
  * Wires the sse role.
@@ -22,9 +19,14 @@ import dev.streamgate.core.topic.TopicStore;
 public class SseConfiguration {
 
 	@Bean
-	TopicHubs topicHubs(EventLog eventLog, EventTail eventTail, EventPublisher eventPublisher, TopicStore topicStore,
-			SseProperties properties, MemoryBudget recentEventsBudget, MeterRegistry meters) {
-		return new TopicHubs(eventLog, eventTail, eventPublisher, topicStore, properties, recentEventsBudget, meters);
+	SubscriberCounts sseSubscriberCounts(TopicFollowers topicFollowers) {
+		return topicFollowers.countSubscriptions(StreamController.CHANNEL);
+	}
+
+	/** Heartbeat comments keep idle streams open through proxies. */
+	@Bean(destroyMethod = "dispose")
+	Disposable sseHeartbeats(TopicFollowers topicFollowers, SseProperties properties) {
+		return topicFollowers.heartbeats(properties.heartbeat());
 	}
 
 }

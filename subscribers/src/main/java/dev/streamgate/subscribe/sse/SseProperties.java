@@ -6,7 +6,6 @@ import jakarta.validation.constraints.Min;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -17,17 +16,13 @@ import org.springframework.validation.annotation.Validated;
  * @param retry reconnection delay sent to clients in the {@code retry:} line
  * @param clientQueue frames buffered per connection; a client that falls this far behind
  * is disconnected and resumes with its cursor
- * @param recentEvents events kept per topic so that most resumes need no Kafka read
- * @param recentBytes bytes of those events (and their frames) kept per topic at most;
- * {@code streamgate.memory.recent-events} bounds all topics together
  * @param maxStreams streams one node serves at most; more are answered 429
  * @param maxStreamsPerClient streams one client address may hold open on one node
  */
 @Validated
 @ConfigurationProperties("streamgate.sse")
 public record SseProperties(@DefaultValue("15s") Duration heartbeat, @DefaultValue("3s") Duration retry,
-		@DefaultValue("1024") @Min(8) int clientQueue, @DefaultValue("1024") @Min(0) int recentEvents,
-		@DefaultValue("16MB") DataSize recentBytes, @DefaultValue("10000") @Min(1) int maxStreams,
+		@DefaultValue("1024") @Min(8) int clientQueue, @DefaultValue("10000") @Min(1) int maxStreams,
 		@DefaultValue("100") @Min(1) int maxStreamsPerClient) {
 
 }

@@ -43,6 +43,9 @@ import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.web.ProblemResponses;
 import dev.streamgate.core.web.RequestAttributes;
+import dev.streamgate.subscribe.follow.Resume;
+import dev.streamgate.subscribe.follow.SlowSubscriberException;
+import dev.streamgate.subscribe.follow.TopicFollowers;
 
 /**
  * Server-Sent Events streams: {@code GET /api/v1/stream/{topicId}}.
@@ -57,7 +60,12 @@ public class StreamController {
 
 	private final TopicStore topics;
 
-	private final TopicHubs hubs;
+	/** The channel name of SSE streams, in metrics and topic status. */
+	static final String CHANNEL = "sse";
+
+	private final TopicFollowers followers;
+
+	private final SseProperties properties;
 
 	private final Timer latency;
 
@@ -65,10 +73,11 @@ public class StreamController {
 
 	private final StreamLimits limits;
 
-	StreamController(TopicStore topics, TopicHubs hubs, MeterRegistry meters, SseProperties properties) {
+	StreamController(TopicStore topics, TopicFollowers followers, MeterRegistry meters, SseProperties properties) {
 		this.limits = new StreamLimits(properties.maxStreams(), properties.maxStreamsPerClient());
 		this.topics = topics;
-		this.hubs = hubs;
+		this.followers = followers;
+		this.properties = properties;
 		this.meters = meters;
 		this.latency = Timer.builder("streamgate.delivery.latency")
 			.description("From publication (the Kafka record time) to the write to a subscriber")
@@ -122,9 +131,8 @@ public class StreamController {
 		Flux<Frame> frames = Flux.using(() -> {
 			this.limits.acquire(client);
 			return client;
-		}, (counted) -> this.hubs.hub(topic)
-			.subscribe(subscriptionMode, from, eventLoop(exchange))
-			.takeUntilOther(closed(exchange)), this.limits::release);
+		}, (counted) -> follow(topic, subscriptionMode, from, eventLoop(exchange)).takeUntilOther(closed(exchange)),
+				this.limits::release);
 		Instant expiresAt = exchange.getAttribute(RequestAttributes.TOKEN_EXPIRES_AT);
 		if (expiresAt != null) {
 			// The client reconnects with a fresh token and its cursor. Only the expiry
@@ -154,6 +162,22 @@ public class StreamController {
 			}
 			return buffers.wrap(frame.bytes());
 		}));
+	}
+
+	/**
+	 * The frames of one topic: the retry line once the subscription can start (an error
+	 * before it is still a problem response), then the events.
+	 */
+	private Flux<Frame> follow(Topic topic, SubscriptionMode mode, Resume from, Executor eventLoop) {
+		Flux<Frame> retry = Flux.just(Frame.retry(this.properties.retry().toMillis()));
+		return Flux.using(() -> this.followers.acquire(topic),
+				(follower) -> follower.open(CHANNEL, this.properties.clientQueue(), mode, from, eventLoop)
+					// The subscriber joins once the retry line is written (deferred: a
+					// stream cancelled before then leaves no subscription behind).
+					.flatMapMany((events) -> Flux.concat(retry, events.map((e) -> e.encoded(SseEncoder.INSTANCE))))
+					// Cut off for not keeping up: the stream ends, the client resumes.
+					.onErrorResume(SlowSubscriberException.class, (ex) -> Flux.empty()),
+				this.followers::release);
 	}
 
 	private static String clientAddress(ServerWebExchange exchange) {

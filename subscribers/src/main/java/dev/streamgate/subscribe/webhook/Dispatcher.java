@@ -17,7 +17,7 @@ import reactor.util.retry.Retry;
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.Event;
-import dev.streamgate.core.event.EventPublisher;
+import dev.streamgate.core.event.SnapshotDocuments;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.SnapshotDocument;
 import dev.streamgate.core.patch.JsonPatches;
@@ -39,8 +39,6 @@ import dev.streamgate.core.webhook.WebhookStore;
 final class Dispatcher {
 
 	private static final Log logger = LogFactory.getLog(Dispatcher.class);
-
-	private static final int BATCH = 200;
 
 	private static final Duration COMMIT_EVERY = Duration.ofSeconds(1);
 
@@ -142,7 +140,7 @@ final class Dispatcher {
 				.doOnNext((loaded) -> this.document = loaded)
 				.flatMap((loaded) -> this.state.snapshotSent() ? Mono.empty() : openingSnapshot(cursor, loaded));
 		}
-		return this.feed.next(cursor, BATCH)
+		return this.feed.next(cursor, this.services.properties().batch())
 			.flatMap((events) -> Flux.fromIterable(events).concatMap(this::handle).then());
 	}
 
@@ -323,7 +321,7 @@ final class Dispatcher {
 	 * @param metrics the metrics
 	 * @param clock the clock
 	 */
-	record Services(WebhookSender sender, EventPublisher documents, DeliveryStates states, WebhookStore webhooks,
+	record Services(WebhookSender sender, SnapshotDocuments documents, DeliveryStates states, WebhookStore webhooks,
 			AttemptLog attempts, WebhookProperties properties, WebhookMetrics metrics, Clock clock) {
 	}
 

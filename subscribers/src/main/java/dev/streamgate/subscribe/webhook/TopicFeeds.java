@@ -3,41 +3,28 @@ package dev.streamgate.subscribe.webhook;
 import java.util.HashMap;
 import java.util.Map;
 
-import dev.streamgate.core.event.EventLog;
-import dev.streamgate.core.event.EventTail;
-import dev.streamgate.core.event.MemoryBudget;
 import dev.streamgate.core.topic.Topic;
+import dev.streamgate.subscribe.follow.TopicFollowers;
 
 /**
  * The feeds of the topics whose webhooks this node delivers, one per topic, shared by its
- * webhooks and closed when the last one stops.
+ * webhooks and released when the last one stops.
  */
 final class TopicFeeds {
 
-	private final EventLog log;
-
-	private final EventTail tail;
+	private final TopicFollowers followers;
 
 	private final Map<String, TopicFeed> feeds = new HashMap<>();
 
-	private final WebhookProperties properties;
-
-	private final MemoryBudget budget;
-
-	TopicFeeds(EventLog log, EventTail tail, WebhookProperties properties, MemoryBudget budget) {
-		this.log = log;
-		this.tail = tail;
-		this.properties = properties;
-		this.budget = budget;
+	TopicFeeds(TopicFollowers followers) {
+		this.followers = followers;
 	}
 
 	synchronized TopicFeed acquire(Topic topic) {
 		String key = key(topic);
 		TopicFeed feed = this.feeds.get(key);
 		if (feed == null) {
-			feed = new TopicFeed(topic, this.log, this.properties.recentEvents(),
-					this.properties.recentBytes().toBytes(), this.budget);
-			feed.start(this.tail);
+			feed = new TopicFeed(this.followers.acquire(topic));
 			this.feeds.put(key, feed);
 		}
 		feed.users++;
@@ -48,7 +35,7 @@ final class TopicFeeds {
 		feed.users--;
 		if (feed.users == 0) {
 			this.feeds.remove(key(feed.topic()));
-			feed.close();
+			this.followers.release(feed.follower());
 		}
 	}
 

@@ -9,10 +9,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.streamgate.core.egress.EgressGuard;
-import dev.streamgate.core.event.EventLog;
-import dev.streamgate.core.event.EventPublisher;
-import dev.streamgate.core.event.EventTail;
-import dev.streamgate.core.event.MemoryBudget;
+import dev.streamgate.core.event.SnapshotDocuments;
 import dev.streamgate.core.lease.Leases;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
@@ -20,6 +17,7 @@ import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.webhook.AttemptLog;
 import dev.streamgate.core.webhook.DeliveryStates;
 import dev.streamgate.core.webhook.WebhookStore;
+import dev.streamgate.subscribe.follow.TopicFollowers;
 
 /**
  * Wires webhook delivery: the sender (also used by the admin API's test ping) and, on
@@ -39,13 +37,11 @@ public class WebhookConfiguration {
 	@Bean
 	@ConditionalOnRole(Role.WEBHOOK)
 	Dispatchers webhookDispatchers(TopicStore topicStore, WebhookStore webhookStore, DeliveryStates deliveryStates,
-			AttemptLog attemptLog, Leases leases, EventLog eventLog, EventTail eventTail, EventPublisher eventPublisher,
-			WebhookSender webhookSender, WebhookProperties properties, MemoryBudget recentEventsBudget,
-			MeterRegistry meters) {
-		Dispatcher.Services services = new Dispatcher.Services(webhookSender, eventPublisher, deliveryStates,
+			AttemptLog attemptLog, Leases leases, TopicFollowers topicFollowers, SnapshotDocuments snapshotDocuments,
+			WebhookSender webhookSender, WebhookProperties properties, MeterRegistry meters) {
+		Dispatcher.Services services = new Dispatcher.Services(webhookSender, snapshotDocuments, deliveryStates,
 				webhookStore, attemptLog, properties, new WebhookMetrics(meters, webhookStore), Clock.systemUTC());
-		return new Dispatchers(topicStore, leases, new TopicFeeds(eventLog, eventTail, properties, recentEventsBudget),
-				services);
+		return new Dispatchers(topicStore, leases, new TopicFeeds(topicFollowers), services);
 	}
 
 }

@@ -9,7 +9,6 @@ import jakarta.validation.constraints.NotEmpty;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -22,10 +21,8 @@ import org.springframework.validation.annotation.Validated;
  * disabled
  * @param maxConnections the most connections open to webhook endpoints per node
  * @param maxPerTopic the most webhooks one topic may have
- * @param recentEvents events kept in memory per topic, so that webhooks that keep up need
- * no Kafka read
- * @param recentBytes bytes of those events kept per topic at most;
- * {@code streamgate.memory.recent-events} bounds all topics together
+ * @param batch events a webhook takes from its topic at a time (then delivered one by one
+ * in order)
  */
 @Validated
 @ConfigurationProperties("streamgate.webhook")
@@ -33,6 +30,6 @@ public record WebhookProperties(@DefaultValue( {
 		"5s", "5m", "30m", "2h", "5h", "10h", "10h" }) @NotEmpty List<Duration> retrySchedule,
 		@DefaultValue("15s") Duration timeout, @DefaultValue("5d") Duration disableAfter,
 		@DefaultValue("1000") @Min(1) int maxConnections, @DefaultValue("1000") @Min(1) @Max(100000) int maxPerTopic,
-		@DefaultValue("1024") @Min(0) int recentEvents, @DefaultValue("16MB") DataSize recentBytes){
+		@DefaultValue("200") @Min(1) int batch){
 
 }

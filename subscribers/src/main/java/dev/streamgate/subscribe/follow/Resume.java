@@ -1,4 +1,4 @@
-package dev.streamgate.subscribe.sse;
+package dev.streamgate.subscribe.follow;
 
 import dev.streamgate.core.event.Cursor;
 
@@ -10,15 +10,15 @@ import dev.streamgate.core.event.Cursor;
  * @param unknown whether the client sent a cursor that is no position of this topic (one
  * of a topic of the same id, deleted since)
  */
-record Resume(Cursor cursor, boolean earliest, boolean unknown) {
+public record Resume(Cursor cursor, boolean earliest, boolean unknown) {
 
-	static final Resume LIVE = new Resume(null, false, false);
+	public static final Resume LIVE = new Resume(null, false, false);
 
-	static final Resume EARLIEST = new Resume(null, true, false);
+	public static final Resume EARLIEST = new Resume(null, true, false);
 
-	static final Resume UNKNOWN = new Resume(null, false, true);
+	public static final Resume UNKNOWN = new Resume(null, false, true);
 
-	static Resume after(Cursor cursor) {
+	public static Resume after(Cursor cursor) {
 		return new Resume(cursor, false, false);
 	}
 

@@ -1,10 +1,13 @@
-package dev.streamgate.subscribe.webhook;
+package dev.streamgate.subscribe.follow;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.util.unit.DataSize;
 import reactor.test.StepVerifier;
 
 import dev.streamgate.core.event.Cursor;
@@ -16,14 +19,19 @@ import dev.streamgate.core.topic.Topic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@link TopicFeed} without Kafka: events are handed to it as the node's event tail does.
+ * {@link TopicFollower} without Kafka: events are handed to it as the node's event tail
+ * does, and read back from a memory event log.
  */
-class TopicFeedTests {
+class TopicFollowerTests {
 
 	private final Topic topic = new Topic("feed", null, null, null, null, null, null, null, null, null, null, null)
 		.withDefaults();
 
-	private final TopicFeed feed = new TopicFeed(this.topic, null, 100, 1 << 20, new MemoryBudget(1 << 20));
+	private final List<String> slow = new ArrayList<>();
+
+	private final TopicFollower feed = new TopicFollower(this.topic, null, null,
+			new FollowProperties(100, DataSize.ofMegabytes(1), Duration.ofSeconds(30)), new MemoryBudget(1 << 20),
+			this.slow::add);
 
 	@Test
 	void aReaderThatCaughtUpIsWokenByTheNextEvent() {

@@ -1,0 +1,28 @@
+package dev.streamgate.subscribe.follow;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import dev.streamgate.core.event.EventLog;
+import dev.streamgate.core.event.EventTail;
+import dev.streamgate.core.event.MemoryBudget;
+import dev.streamgate.core.event.SnapshotDocuments;
+import dev.streamgate.core.topic.TopicStore;
+
+/**
+ * Wires the topic followers every subscriber channel shares.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(FollowProperties.class)
+public class FollowConfiguration {
+
+	@Bean
+	TopicFollowers topicFollowers(EventLog eventLog, EventTail eventTail, SnapshotDocuments snapshotDocuments,
+			TopicStore topicStore, FollowProperties properties, MemoryBudget recentEventsBudget, MeterRegistry meters) {
+		return new TopicFollowers(eventLog, eventTail, snapshotDocuments, topicStore, properties, recentEventsBudget,
+				meters);
+	}
+
+}

@@ -1,0 +1,139 @@
+package dev.streamgate.subscribe.follow;
+
+import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.event.Event;
+import dev.streamgate.core.event.EventType;
+
+/**
+ * What a subscription receives: an event of the topic with the cursor after it, a
+ * snapshot of the current document, a problem, or a heartbeat. The same instance goes to
+ * every subscription that receives it, and carries each channel's encoding of it, made
+ * once.
+ */
+public final class Followed {
+
+	/** Keeps an idle connection open; channels write their own keep-alive for it. */
+	public static final Followed HEARTBEAT = new Followed(null, null, null, EventType.EVENT, new byte[0], 0, null);
+
+	private final String topicId;
+
+	private final String id;
+
+	private final Cursor after;
+
+	private final EventType type;
+
+	private final byte[] data;
+
+	private final long publishedAt;
+
+	private final Event event;
+
+	/**
+	 * Each channel's encoding, made on first use. Encodings are immutable: two event
+	 * loops racing to encode make equal ones, and either may be kept.
+	 */
+	private final Object[] encodings = new Object[Encoder.SLOTS];
+
+	Followed(String topicId, String id, Cursor after, EventType type, byte[] data, long publishedAt, Event event) {
+		this.topicId = topicId;
+		this.id = id;
+		this.after = after;
+		this.type = type;
+		this.data = data;
+		this.publishedAt = publishedAt;
+		this.event = event;
+	}
+
+	static Followed of(String topicId, String id, Cursor after, Event event) {
+		return new Followed(topicId, id, after, event.type(), event.data(), event.publishedAt().toEpochMilli(), event);
+	}
+
+	/**
+	 * Something that is no event of the log: a snapshot of the document, a problem.
+	 * @param topicId the topic
+	 * @param id the cursor it stands at, or {@code null}
+	 * @param type its type
+	 * @param data its JSON
+	 * @return it
+	 */
+	public static Followed note(String topicId, String id, EventType type, byte[] data) {
+		return new Followed(topicId, id, null, type, data, 0, null);
+	}
+
+	/**
+	 * The same event under another id (a subscriber ahead of this node on some
+	 * partition).
+	 * @param otherId the id
+	 * @param otherAfter the cursor it stands for
+	 * @return a copy with its own encodings
+	 */
+	Followed withId(String otherId, Cursor otherAfter) {
+		return new Followed(this.topicId, otherId, otherAfter, this.type, this.data, this.publishedAt, this.event);
+	}
+
+	public String topicId() {
+		return this.topicId;
+	}
+
+	/**
+	 * The cursor to resume after this, as the topic's streams write it.
+	 * @return the cursor text, or {@code null} for something with no position
+	 */
+	public String id() {
+		return this.id;
+	}
+
+	/**
+	 * The topic's position after this event.
+	 * @return the cursor, or {@code null} for notes
+	 */
+	public Cursor after() {
+		return this.after;
+	}
+
+	public EventType type() {
+		return this.type;
+	}
+
+	public byte[] data() {
+		return this.data;
+	}
+
+	/**
+	 * When the event was published.
+	 * @return epoch milliseconds, 0 for what is no published event
+	 */
+	public long publishedAt() {
+		return this.publishedAt;
+	}
+
+	/**
+	 * The event of the log.
+	 * @return it, or {@code null} for notes and heartbeats
+	 */
+	public Event event() {
+		return this.event;
+	}
+
+	public boolean isHeartbeat() {
+		return this == HEARTBEAT;
+	}
+
+	/**
+	 * This event as a channel writes it, encoded on first use.
+	 * @param encoder the channel's encoder
+	 * @param <T> the encoded form
+	 * @return the encoding
+	 */
+	@SuppressWarnings("unchecked")
+	public <T> T encoded(Encoder<T> encoder) {
+		Object known = this.encodings[encoder.slot()];
+		if (known == null) {
+			known = encoder.encode(this);
+			this.encodings[encoder.slot()] = known;
+		}
+		return (T) known;
+	}
+
+}

@@ -1,0 +1,132 @@
+package dev.streamgate.subscribe.follow;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.topic.SubscriptionMode;
+
+/**
+ * One subscriber of a topic on one connection: a bounded queue of what the connection has
+ * still to write. A subscriber whose queue is full is cut off at once, without waiting
+ * for the queue to drain, so that it neither slows the others nor holds memory.
+ */
+final class Subscription {
+
+	private final String channel;
+
+	private final SubscriptionMode mode;
+
+	private final Sinks.Many<Followed> queue;
+
+	private final Sinks.Empty<Void> cut = Sinks.empty();
+
+	private volatile boolean closed;
+
+	private volatile boolean slow;
+
+	/** Events at or before this cursor are not sent; null once the subscriber is live. */
+	private Cursor skipUntil;
+
+	private final Executor executor;
+
+	Subscription(String channel, SubscriptionMode mode, int queueSize, Cursor skipUntil, Executor executor) {
+		this.channel = channel;
+		this.mode = mode;
+		this.executor = executor;
+		// Bounded, and allocated as it fills: an idle subscriber's queue costs a few
+		// bytes, not an array of queueSize slots (4 KiB per connection at 1024).
+		this.queue = Sinks.many().unicast().onBackpressureBuffer(new LinkedBlockingQueue<>(queueSize));
+		this.skipUntil = skipUntil;
+	}
+
+	String channel() {
+		return this.channel;
+	}
+
+	SubscriptionMode mode() {
+		return this.mode;
+	}
+
+	/**
+	 * Where this subscriber's events are offered: the event loop of its connection.
+	 * @return the executor
+	 */
+	Executor executor() {
+		return this.executor;
+	}
+
+	/**
+	 * Adapts a shared event to this subscriber. One that resumed from a cursor ahead of
+	 * this node on some partition (it was streaming from another node) skips what it
+	 * already had, and gets ids that keep its own progress until this node has caught up
+	 * with it.
+	 * @param shared the event every live subscriber gets
+	 * @param format writes a cursor as the topic's ids
+	 * @return what to send, or {@code null} to send nothing
+	 */
+	Followed adapt(Followed shared, java.util.function.Function<Cursor, String> format) {
+		Cursor skip = this.skipUntil;
+		if (skip == null) {
+			return shared;
+		}
+		Cursor after = shared.after();
+		boolean isNew = skip.isBefore(shared.event().partition(), shared.event().offset());
+		Cursor merged = skip.max(after);
+		this.skipUntil = after.reaches(skip) ? null : merged;
+		if (!isNew) {
+			return null;
+		}
+		return (this.skipUntil == null) ? shared : shared.withId(format.apply(merged), merged);
+	}
+
+	/**
+	 * Queues an event.
+	 * @param followed the event
+	 * @return false when the queue is full and the subscriber was cut off
+	 */
+	boolean offer(Followed followed) {
+		if (this.closed) {
+			return true;
+		}
+		if (this.queue.tryEmitNext(followed).isSuccess()) {
+			return true;
+		}
+		this.slow = true;
+		cutOff();
+		return false;
+	}
+
+	/** Ends the subscription after what is already queued. */
+	void complete() {
+		this.closed = true;
+		this.queue.tryEmitComplete();
+	}
+
+	/** Ends the subscription now, dropping what is queued. */
+	void cutOff() {
+		this.closed = true;
+		this.cut.tryEmitEmpty();
+	}
+
+	boolean isClosed() {
+		return this.closed;
+	}
+
+	/**
+	 * What to write, live events after the given first ones.
+	 * @param first what precedes the live events (a replay)
+	 * @return the events, ending in a {@link SlowSubscriberException} when the queue
+	 * overflowed
+	 */
+	Flux<Followed> stream(Flux<Followed> first) {
+		return Flux.concat(first, this.queue.asFlux())
+			.takeUntilOther(this.cut.asMono())
+			.concatWith(Mono.defer(() -> this.slow ? Mono.error(new SlowSubscriberException()) : Mono.empty()));
+	}
+
+}

@@ -1,0 +1,510 @@
+package dev.streamgate.subscribe.follow;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.MonoSink;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Schedulers;
+
+import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.event.CursorFormat;
+import dev.streamgate.core.event.Event;
+import dev.streamgate.core.event.EventLog;
+import dev.streamgate.core.event.EventTail;
+import dev.streamgate.core.event.EventType;
+import dev.streamgate.core.event.MemoryBudget;
+import dev.streamgate.core.event.RecentEvents;
+import dev.streamgate.core.event.SnapshotDocument;
+import dev.streamgate.core.event.SnapshotDocuments;
+import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.core.problem.ProblemJson;
+import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.topic.PayloadType;
+import dev.streamgate.core.topic.SubscriptionMode;
+import dev.streamgate.core.topic.Topic;
+
+/**
+ * One topic followed on this node for all its subscribers, whatever their channel: it
+ * follows the topic through the node's one event tail, keeps the newest events and, for a
+ * snapshot topic, the current document, and hands each event to every subscription as the
+ * same {@link Followed} instance, so that each channel encodes it once.
+ * <p>
+ * Two ways to read: pushed subscriptions (streams: {@link #open}) get a bounded queue fed
+ * from their connection's event loop; pulling readers (webhook dispatchers:
+ * {@link #next}) ask for the events after their cursor and wait when there are none.
+ * <p>
+ * All state (the position, the recent events, the document, the subscriptions) changes
+ * under this object's lock, taken by the tail thread for each event and by each joining
+ * subscriber, so that a subscriber joins exactly between two events: it gets what came
+ * before from a replay and what comes after live, nothing twice and nothing missed.
+ */
+public final class TopicFollower implements EventTail.Listener {
+
+	private static final Log logger = LogFactory.getLog(TopicFollower.class);
+
+	private static final Duration READY_TIMEOUT = Duration.ofSeconds(20);
+
+	/** A waiting reader looks again this often even when woken by nothing. */
+	private static final Duration RECHECK = Duration.ofSeconds(10);
+
+	private final Topic topic;
+
+	private final CursorFormat cursors;
+
+	private final EventLog log;
+
+	private final SnapshotDocuments documents;
+
+	private final FollowProperties properties;
+
+	private final MemoryBudget budget;
+
+	private final Consumer<String> onSlow;
+
+	private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
+
+	private final List<MonoSink<Void>> waiting = new ArrayList<>();
+
+	private final List<Event> early = new ArrayList<>();
+
+	private final Sinks.One<Boolean> ready = Sinks.one();
+
+	private RecentEvents<Followed> recent;
+
+	private Cursor position;
+
+	private SnapshotDocument document;
+
+	private Followed snapshot;
+
+	private AutoCloseable following;
+
+	private EventTail tail;
+
+	private boolean ended;
+
+	private volatile boolean failed;
+
+	private volatile Instant idleSince = Instant.now();
+
+	/** Readers holding this follower; changed only by {@link TopicFollowers}. */
+	int users;
+
+	TopicFollower(Topic topic, EventLog log, SnapshotDocuments documents, FollowProperties properties,
+			MemoryBudget budget, Consumer<String> onSlow) {
+		this.topic = topic;
+		this.cursors = CursorFormat.of(topic);
+		this.log = log;
+		this.documents = documents;
+		this.properties = properties;
+		this.budget = budget;
+		this.onSlow = onSlow;
+	}
+
+	public Topic topic() {
+		return this.topic;
+	}
+
+	/**
+	 * Whether the follower could not start; a new one is made for the next reader.
+	 * @return true after a failed start
+	 */
+	boolean failed() {
+		return this.failed;
+	}
+
+	/**
+	 * Since when the follower has had no reader.
+	 * @return the time, or {@code null} while it has some
+	 */
+	Instant idleSince() {
+		return this.idleSince;
+	}
+
+	synchronized void used(int change) {
+		this.users += change;
+		this.idleSince = (this.users == 0) ? Instant.now() : null;
+	}
+
+	/**
+	 * Open subscriptions of one channel.
+	 * @param channel the channel, e.g. {@code sse}
+	 * @return how many
+	 */
+	public int count(String channel) {
+		int count = 0;
+		for (Subscription subscription : this.subscriptions) {
+			if (subscription.channel().equals(channel)) {
+				count++;
+			}
+		}
+		return count;
+	}
+
+	void start(EventTail eventTail) {
+		this.tail = eventTail;
+		this.following = eventTail.follow(this.topic, this);
+	}
+
+	@Override
+	public synchronized void onStart(Cursor start) {
+		this.position = start;
+		this.recent = new RecentEvents<>(this.properties.recentEvents(), this.properties.recentBytes().toBytes(),
+				this.budget, start);
+		if (this.topic.payloadType() == PayloadType.EVENT) {
+			this.ready.tryEmitValue(true);
+			return;
+		}
+		this.documents.load(this.topic, start).subscribe(this::documentLoaded, (ex) -> {
+			logger.error("Cannot rebuild the document of " + this.topic.id(), ex);
+			this.failed = true;
+			this.ready
+				.tryEmitError(new StreamgateException(ProblemType.SERVICE_UNAVAILABLE,
+						"The current document of '" + this.topic.id()
+								+ "' cannot be read from Kafka now; retry shortly",
+						ex)
+					.withRetryAfter(Duration.ofSeconds(2)));
+		});
+	}
+
+	private synchronized void documentLoaded(SnapshotDocument loaded) {
+		this.document = loaded;
+		this.early.forEach(this::dispatch);
+		this.early.clear();
+		this.ready.tryEmitValue(true);
+	}
+
+	@Override
+	public void onEvent(Event event) {
+		List<MonoSink<Void>> woken;
+		synchronized (this) {
+			if (this.ended) {
+				// The tail may still deliver until it has heard of the stop: keep
+				// nothing.
+				return;
+			}
+			if (this.topic.payloadType() == PayloadType.SNAPSHOT && this.document == null) {
+				this.early.add(event);
+				return;
+			}
+			dispatch(event);
+			if (this.waiting.isEmpty()) {
+				return;
+			}
+			woken = new ArrayList<>(this.waiting);
+			this.waiting.clear();
+		}
+		woken.forEach(MonoSink::success);
+	}
+
+	private void dispatch(Event event) {
+		this.position = this.position.after(event.partition(), event.offset());
+		Followed followed = Followed.of(this.topic.id(), this.cursors.format(this.position), this.position, event);
+		Followed snapshotOnly = followed;
+		if (this.topic.payloadType() == PayloadType.SNAPSHOT) {
+			this.document = this.documents.apply(this.topic, this.document, event);
+			this.snapshot = null;
+			if (event.type() != EventType.PROBLEM && has(SubscriptionMode.SNAPSHOT_ONLY)) {
+				snapshotOnly = currentSnapshot();
+			}
+		}
+		// The event's data, and about as much again for its encoding.
+		this.recent.add(followed, 2L * event.data().length, this.position);
+		Followed forSnapshotOnly = (snapshotOnly != null) ? snapshotOnly : followed;
+		fanOut(this.subscriptions, (subscription) -> {
+			Followed shared = (subscription.mode() == SubscriptionMode.SNAPSHOT_ONLY) ? forSnapshotOnly : followed;
+			Followed adapted = subscription.adapt(shared, this.cursors::format);
+			if (adapted != null && !subscription.offer(adapted)) {
+				slow(subscription);
+			}
+		});
+	}
+
+	/**
+	 * Runs an action for every subscription on its connection's event loop: one task per
+	 * event loop rather than one cross-thread write per connection, and each queue is
+	 * only ever fed from its event loop.
+	 */
+	private static void fanOut(List<Subscription> subscriptions, Consumer<Subscription> action) {
+		if (subscriptions.isEmpty()) {
+			return;
+		}
+		Map<Executor, List<Subscription>> byLoop = new HashMap<>();
+		for (Subscription subscription : subscriptions) {
+			byLoop.computeIfAbsent(subscription.executor(), (loop) -> new ArrayList<>()).add(subscription);
+		}
+		byLoop.forEach((loop, group) -> loop.execute(() -> group.forEach(action)));
+	}
+
+	private boolean has(SubscriptionMode mode) {
+		for (Subscription subscription : this.subscriptions) {
+			if (subscription.mode() == mode) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private void slow(Subscription subscription) {
+		this.subscriptions.remove(subscription);
+		this.onSlow.accept(subscription.channel());
+	}
+
+	/**
+	 * Opens a subscription once the follower is ready and the resume position is known:
+	 * errors (the topic cannot be followed now) come before anything is written.
+	 * @param channel the channel, for counts
+	 * @param queueSize what the subscriber's queue holds before it is cut off
+	 * @param mode the subscription mode
+	 * @param resume where the subscriber resumes
+	 * @param executor the event loop of the subscriber's connection
+	 * @return the subscription's events, replay first, then live; it joins when
+	 * subscribed
+	 */
+	public Mono<Flux<Followed>> open(String channel, int queueSize, SubscriptionMode mode, Resume resume,
+			Executor executor) {
+		Cursor cursor = resume.cursor();
+		Mono<Boolean> whenReady = this.ready.asMono().timeout(READY_TIMEOUT, Mono.defer(() -> {
+			logger.warn("Cannot follow " + this.topic.id() + " within " + READY_TIMEOUT.toSeconds()
+					+ " s; the event tail: " + ((this.tail != null) ? this.tail.describe() : "none"));
+			return Mono.empty();
+		})
+			.then(Mono.error(() -> new StreamgateException(ProblemType.SERVICE_UNAVAILABLE,
+					"The events of '" + this.topic.id()
+							+ "' cannot be followed now (is Kafka reachable?); retry shortly")
+				.withRetryAfter(Duration.ofSeconds(5)))));
+		Joining joining = new Joining(channel, queueSize, mode, executor);
+		if (resume.earliest() && this.topic.payloadType() == PayloadType.EVENT) {
+			return whenReady.then(this.log.start(this.topic)).map((start) -> Flux.defer(() -> join(joining, start)));
+		}
+		if (resume.unknown()) {
+			return whenReady.thenReturn(Flux.defer(() -> joinUnknown(joining)));
+		}
+		if (resume.earliest() || cursor == null) {
+			return whenReady.thenReturn(Flux.defer(() -> join(joining, null)));
+		}
+		// A cursor past the end of the log (a topic created again, a made-up id) is no
+		// position.
+		return whenReady.then(this.log.end(this.topic))
+			.map((end) -> Flux.defer(() -> end.reaches(cursor) ? join(joining, cursor) : joinUnknown(joining)));
+	}
+
+	private synchronized Flux<Followed> join(Joining joining, Cursor cursor) {
+		if (this.ended) {
+			return Flux.empty();
+		}
+		SubscriptionMode mode = joining.mode();
+		if (cursor == null) {
+			Followed first = (mode == SubscriptionMode.EVENT) ? null : currentSnapshot();
+			return stream(add(joining, null), (first != null) ? Flux.just(first) : Flux.empty());
+		}
+		if (mode == SubscriptionMode.SNAPSHOT_ONLY) {
+			// Each snapshot supersedes the ones before: a resuming subscriber needs only
+			// the newest.
+			Followed first = cursor.reaches(this.position) ? null : currentSnapshot();
+			return stream(add(joining, cursor), (first != null) ? Flux.just(first) : Flux.empty());
+		}
+		if (cursor.reaches(this.recent.start())) {
+			Subscription subscription = new Subscription(joining.channel(), mode, joining.queueSize(), cursor,
+					joining.executor());
+			List<Followed> replay = new ArrayList<>();
+			for (Followed kept : this.recent.items()) {
+				Followed adapted = subscription.adapt(kept, this.cursors::format);
+				if (adapted != null) {
+					replay.add(adapted);
+				}
+			}
+			register(subscription);
+			return stream(subscription, Flux.fromIterable(replay));
+		}
+		return catchUp(joining, cursor);
+	}
+
+	/**
+	 * The cursor is older than the recent events: read the gap from Kafka, live events
+	 * wait in the queue.
+	 */
+	private Flux<Followed> catchUp(Joining joining, Cursor cursor) {
+		Cursor until = this.position;
+		Followed snapshotAtJoin = (joining.mode() == SubscriptionMode.EVENT) ? null : currentSnapshot();
+		Subscription subscription = add(joining, cursor);
+		Flux<Followed> gap = this.log.start(this.topic).flatMapMany((start) -> {
+			if (!cursor.reaches(start)) {
+				return Flux.just((snapshotAtJoin != null) ? snapshotAtJoin : problem(ProblemType.POSITION_EXPIRED,
+						"Events after your cursor are no longer retained; the stream continues with new events"));
+			}
+			Cursor[] running = { cursor };
+			return this.log.read(this.topic, cursor, until).map((event) -> {
+				running[0] = running[0].after(event.partition(), event.offset());
+				return Followed.of(this.topic.id(), this.cursors.format(running[0]), running[0], event);
+			});
+		});
+		return stream(subscription, gap);
+	}
+
+	private synchronized Flux<Followed> joinUnknown(Joining joining) {
+		Followed first = (joining.mode() == SubscriptionMode.EVENT) ? null : currentSnapshot();
+		if (first == null) {
+			first = problem(ProblemType.POSITION_UNKNOWN,
+					"Your cursor is no position of this topic (a topic of the same id deleted since, or past the end of its events); the stream continues with new events");
+		}
+		return stream(add(joining, null), Flux.just(first));
+	}
+
+	private Followed problem(ProblemType type, String detail) {
+		return Followed.note(this.topic.id(), null, EventType.PROBLEM, ProblemJson.bytes(type, detail, null));
+	}
+
+	private Subscription add(Joining joining, Cursor skipUntil) {
+		Subscription subscription = new Subscription(joining.channel(), joining.mode(), joining.queueSize(), skipUntil,
+				joining.executor());
+		register(subscription);
+		return subscription;
+	}
+
+	private void register(Subscription subscription) {
+		this.subscriptions.add(subscription);
+	}
+
+	private Flux<Followed> stream(Subscription subscription, Flux<Followed> first) {
+		return subscription.stream(first).doFinally((signal) -> {
+			subscription.cutOff();
+			this.subscriptions.remove(subscription);
+		});
+	}
+
+	private Followed currentSnapshot() {
+		if (this.document == null || this.document.document() == null) {
+			return null;
+		}
+		if (this.snapshot == null) {
+			this.snapshot = Followed.note(this.topic.id(), this.cursors.format(this.position), EventType.SNAPSHOT,
+					JsonPatches.write(this.document.document()));
+		}
+		return this.snapshot;
+	}
+
+	/**
+	 * The next events after a cursor, in order on each partition; waits while there are
+	 * none.
+	 * @param after the cursor of the last event handled
+	 * @param max how many events at most
+	 * @return the events, or an empty list when it is time to look again
+	 */
+	public Mono<List<Event>> next(Cursor after, int max) {
+		return this.ready.asMono().then(Mono.defer(() -> {
+			Cursor until;
+			synchronized (this) {
+				if (after.reaches(this.position)) {
+					return waitForMore(after).thenReturn(List.<Event>of());
+				}
+				if (after.reaches(this.recent.start())) {
+					List<Event> events = new ArrayList<>(Math.min(max, this.recent.size()));
+					for (Followed kept : this.recent.items()) {
+						Event event = kept.event();
+						if (after.isBefore(event.partition(), event.offset())) {
+							events.add(event);
+							if (events.size() == max) {
+								break;
+							}
+						}
+					}
+					return Mono.just(events);
+				}
+				until = this.position;
+			}
+			// Behind the events in memory: read the gap from Kafka.
+			return this.log.read(this.topic, after, until).take(max).collectList();
+		}));
+	}
+
+	/**
+	 * Completes once there is an event after the cursor. The check is made again when the
+	 * waiter registers, under the lock the tail takes to add an event: an event that came
+	 * in between would otherwise wake nobody, and the reader would sleep until the
+	 * recheck.
+	 * @param after the reader's cursor
+	 * @return completes when there is more, or after a while anyway
+	 */
+	public Mono<Void> waitForMore(Cursor after) {
+		return Mono.<Void>create((sink) -> {
+			synchronized (this) {
+				if (!after.reaches(this.position)) {
+					sink.success();
+					return;
+				}
+				this.waiting.add(sink);
+			}
+			sink.onDispose(() -> {
+				synchronized (this) {
+					this.waiting.remove(sink);
+				}
+			});
+		})
+			.timeout(RECHECK, Mono.empty())
+			// Woken on the tail's thread: the readers' work runs elsewhere.
+			.publishOn(Schedulers.parallel());
+	}
+
+	/** Offers a heartbeat to every subscription. */
+	synchronized void heartbeat() {
+		fanOut(this.subscriptions, (subscription) -> {
+			if (!subscription.offer(Followed.HEARTBEAT)) {
+				slow(subscription);
+			}
+		});
+	}
+
+	/**
+	 * Ends every subscription, after a last message when there is one, and stops keeping
+	 * events.
+	 * @param last what to send before the end, or {@code null}
+	 */
+	synchronized void end(Followed last) {
+		this.ended = true;
+		if (this.recent != null) {
+			this.recent.clear();
+		}
+		List<Subscription> ending = new ArrayList<>(this.subscriptions);
+		this.subscriptions.clear();
+		fanOut(ending, (subscription) -> {
+			if (last != null) {
+				subscription.offer(last);
+			}
+			subscription.complete();
+		});
+	}
+
+	/** Stops following the topic. */
+	void close() {
+		try {
+			if (this.following != null) {
+				this.following.close();
+			}
+		}
+		catch (Exception ex) {
+			logger.warn("Cannot stop following " + this.topic.id(), ex);
+		}
+	}
+
+	Mono<Boolean> ready() {
+		return this.ready.asMono();
+	}
+
+	private record Joining(String channel, int queueSize, SubscriptionMode mode, Executor executor) {
+	}
+
+}
