@@ -1,19 +1,25 @@
 package dev.streamgate.subscribe.follow;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
 import org.springframework.util.unit.DataSize;
 import reactor.test.StepVerifier;
 
 import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.MemoryBudget;
+import dev.streamgate.core.event.MemoryEventLog;
+import dev.streamgate.core.event.OutgoingEvent;
+import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -23,6 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * does, and read back from a memory event log.
  */
 class TopicFollowerTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(5);
 
 	private final Topic topic = new Topic("feed", null, null, null, null, null, null, null, null, null, null, null)
 		.withDefaults();
@@ -78,6 +86,98 @@ class TopicFollowerTests {
 			.assertNext((events) -> assertThat(events).extracting(Event::offset).containsExactly(6L, 7L, 8L))
 			.expectComplete()
 			.verify(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void aSubscriberJoiningBetweenTwoEventsGetsTheReplayThenTheLiveEventsNothingTwice() {
+		MemoryEventLog log = new MemoryEventLog(Clock.systemUTC());
+		List<Event> stored = append(log, 4);
+		TopicFollower follower = follower(log, 100);
+		follower.onStart(Cursor.of(stored.get(0).offset()));
+		follower.onEvent(stored.get(1));
+		follower.onEvent(stored.get(2));
+		Flux<Followed> stream = follower
+			.open("test", 16, SubscriptionMode.EVENT, Resume.after(Cursor.of(stored.get(1).offset())), Runnable::run)
+			.block(TIMEOUT);
+		StepVerifier.create(stream.map(TopicFollowerTests::offset))
+			.expectNext(stored.get(2).offset())
+			.then(() -> follower.onEvent(stored.get(3)))
+			.expectNext(stored.get(3).offset())
+			.thenCancel()
+			.verify(TIMEOUT);
+		assertThat(follower.count("test")).isZero();
+	}
+
+	@Test
+	void everySubscriberGetsTheSameInstanceSoEachChannelEncodesAnEventOnce() {
+		this.feed.onStart(Cursor.of(4));
+		List<Followed> first = new ArrayList<>();
+		List<Followed> second = new ArrayList<>();
+		Flux<Followed> one = this.feed.open("a", 16, SubscriptionMode.EVENT, Resume.LIVE, Runnable::run).block(TIMEOUT);
+		Flux<Followed> two = this.feed.open("b", 16, SubscriptionMode.EVENT, Resume.LIVE, Runnable::run).block(TIMEOUT);
+		one.subscribe(first::add);
+		two.subscribe(second::add);
+		this.feed.onEvent(event(5));
+		assertThat(first).hasSize(1);
+		assertThat(second).hasSize(1);
+		assertThat(first.get(0)).isSameAs(second.get(0));
+		assertThat(first.get(0).id()).isEqualTo(CursorFormat.of(this.topic).format(Cursor.of(5)));
+		assertThat(this.feed.count("a")).isEqualTo(1);
+	}
+
+	@Test
+	void aSubscriberThatReadsNothingIsCutOffWhileAnotherKeepsUp() {
+		this.feed.onStart(Cursor.of(0));
+		Flux<Followed> stalled = this.feed.open("test", 8, SubscriptionMode.EVENT, Resume.LIVE, Runnable::run)
+			.block(TIMEOUT);
+		Flux<Followed> reading = this.feed.open("test", 8, SubscriptionMode.EVENT, Resume.LIVE, Runnable::run)
+			.block(TIMEOUT);
+		List<Long> read = new ArrayList<>();
+		reading.subscribe((followed) -> read.add(offset(followed)));
+		StepVerifier.create(stalled, 0).then(() -> {
+			for (long offset = 1; offset <= 20; offset++) {
+				this.feed.onEvent(event(offset));
+			}
+		}).thenRequest(100).expectError(SlowSubscriberException.class).verify(TIMEOUT);
+		assertThat(read).hasSize(20);
+		assertThat(this.slow).containsExactly("test");
+	}
+
+	@Test
+	void aSubscriberBehindTheRecentEventsReadsTheGapFromTheLogThenGoesLive() {
+		MemoryEventLog log = new MemoryEventLog(Clock.systemUTC());
+		List<Event> stored = append(log, 4);
+		TopicFollower follower = follower(log, 2);
+		follower.onStart(Cursor.of(stored.get(0).offset()));
+		stored.subList(1, 4).forEach(follower::onEvent);
+		Flux<Followed> stream = follower
+			.open("test", 16, SubscriptionMode.EVENT, Resume.after(Cursor.of(stored.get(0).offset())), Runnable::run)
+			.block(TIMEOUT);
+		StepVerifier.create(stream.map(TopicFollowerTests::offset))
+			.expectNext(stored.get(1).offset(), stored.get(2).offset(), stored.get(3).offset())
+			.then(() -> follower.onEvent(event(stored.get(3).offset() + 1)))
+			.expectNext(stored.get(3).offset() + 1)
+			.thenCancel()
+			.verify(TIMEOUT);
+	}
+
+	private TopicFollower follower(MemoryEventLog log, int recentEvents) {
+		return new TopicFollower(this.topic, log, null,
+				new FollowProperties(recentEvents, DataSize.ofMegabytes(1), Duration.ofSeconds(30)),
+				new MemoryBudget(1 << 20), this.slow::add);
+	}
+
+	private List<Event> append(MemoryEventLog log, int count) {
+		for (int i = 0; i < count; i++) {
+			log.append(this.topic,
+					List.of(new OutgoingEvent(EventType.EVENT, ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8))))
+				.block(TIMEOUT);
+		}
+		return log.all(this.topic);
+	}
+
+	private static long offset(Followed followed) {
+		return followed.event().offset();
 	}
 
 	private static Event event(long offset) {
