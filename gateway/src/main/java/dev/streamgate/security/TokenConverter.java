@@ -13,8 +13,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * Finds the request's token: the {@code Authorization: Bearer} header everywhere, and on
- * streams also the {@code access_token} query parameter and the {@code streamgate_token}
- * cookie, because a browser's EventSource cannot set headers. The header wins.
+ * streams and WebSockets also the {@code access_token} query parameter and the
+ * {@code streamgate_token} cookie, because a browser's EventSource cannot set headers.
+ * The header wins.
  */
 final class TokenConverter implements ServerAuthenticationConverter {
 
@@ -24,6 +25,8 @@ final class TokenConverter implements ServerAuthenticationConverter {
 
 	private static final String STREAMS = "/api/v1/stream/";
 
+	private static final String SOCKETS = "/api/v1/ws";
+
 	@Override
 	public Mono<Authentication> convert(ServerWebExchange exchange) {
 		ServerHttpRequest request = exchange.getRequest();
@@ -31,7 +34,8 @@ final class TokenConverter implements ServerAuthenticationConverter {
 		if (header != null && header.regionMatches(true, 0, "Bearer ", 0, 7) && !header.substring(7).isBlank()) {
 			return Mono.just(new BearerTokenAuthenticationToken(header.substring(7).strip()));
 		}
-		if (request.getPath().pathWithinApplication().value().startsWith(STREAMS)) {
+		String path = request.getPath().pathWithinApplication().value();
+		if (path.startsWith(STREAMS) || path.equals(SOCKETS)) {
 			String query = request.getQueryParams().getFirst(QUERY_PARAMETER);
 			if (query != null && !query.isBlank()) {
 				return Mono.just(new BearerTokenAuthenticationToken(query));

@@ -31,7 +31,6 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
 
-import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.problem.ProblemJson;
 import dev.streamgate.core.problem.ProblemType;
@@ -45,6 +44,7 @@ import dev.streamgate.core.web.ProblemResponses;
 import dev.streamgate.core.web.RequestAttributes;
 import dev.streamgate.subscribe.follow.Resume;
 import dev.streamgate.subscribe.follow.SlowSubscriberException;
+import dev.streamgate.subscribe.follow.SubscribeParameters;
 import dev.streamgate.subscribe.follow.TopicFollowers;
 
 /**
@@ -104,9 +104,9 @@ public class StreamController {
 					name = "Last-Event-ID", required = false) String lastEventIdHeader,
 			ServerWebExchange exchange) {
 		Topic topic = this.topics.require(topicId).topic();
-		SubscriptionMode subscriptionMode = mode(topic, mode);
+		SubscriptionMode subscriptionMode = SubscribeParameters.mode(topic, mode);
 		String resume = (lastEventIdHeader != null && !lastEventIdHeader.isBlank()) ? lastEventIdHeader : lastEventId;
-		Resume from = resume(resume, topic);
+		Resume from = SubscribeParameters.resume(topic, resume);
 		String client = clientAddress(exchange);
 		ServerHttpResponse response = exchange.getResponse();
 		response.getHeaders().setContentType(MediaType.TEXT_EVENT_STREAM);
@@ -206,34 +206,6 @@ public class StreamController {
 			return Mono.create((sink) -> connection.channel().closeFuture().addListener((future) -> sink.success()));
 		}
 		return Mono.never();
-	}
-
-	private static SubscriptionMode mode(Topic topic, String requested) {
-		if (requested == null || requested.isBlank()) {
-			return topic.defaultSubscriptionMode();
-		}
-		SubscriptionMode mode = SubscriptionMode.fromValue(requested);
-		if (mode == null || !topic.subscriptionModes().contains(mode)) {
-			throw new StreamgateException(ProblemType.MODE_NOT_ALLOWED, "Mode '" + requested + "' is not allowed on '"
-					+ topic.id() + "'; it allows " + topic.subscriptionModes());
-		}
-		return mode;
-	}
-
-	private static Resume resume(String text, Topic topic) {
-		if (text == null || text.isBlank()) {
-			return Resume.LIVE;
-		}
-		if ("earliest".equals(text)) {
-			return Resume.EARLIEST;
-		}
-		try {
-			return CursorFormat.of(topic).parse(text).map(Resume::after).orElse(Resume.UNKNOWN);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new StreamgateException(ProblemType.INVALID_CURSOR,
-					ex.getMessage() + "; send back an id this topic's stream sent, or earliest");
-		}
 	}
 
 }

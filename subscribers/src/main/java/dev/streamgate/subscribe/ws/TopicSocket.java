@@ -1,0 +1,249 @@
+package dev.streamgate.subscribe.ws;
+
+import java.nio.charset.StandardCharsets;
+import java.security.Principal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executor;
+
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.internal.ThreadExecutorMap;
+import org.springframework.web.reactive.socket.CloseStatus;
+import org.springframework.web.reactive.socket.WebSocketMessage;
+import org.springframework.web.reactive.socket.WebSocketSession;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import dev.streamgate.core.event.EventType;
+import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.core.problem.ProblemJson;
+import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.topic.StoredTopic;
+import dev.streamgate.core.topic.SubscriptionMode;
+import dev.streamgate.core.topic.Topic;
+import dev.streamgate.core.web.SubscribeAccess;
+import dev.streamgate.subscribe.follow.Followed;
+import dev.streamgate.subscribe.follow.Resume;
+import dev.streamgate.subscribe.follow.SlowSubscriberException;
+import dev.streamgate.subscribe.follow.SubscribeParameters;
+
+/**
+ * One WebSocket connection: the topics it subscribed to, each a subscription of the
+ * topic's follower merged into the one outgoing stream. A refused subscribe is a
+ * {@code problem} message and the connection stays usable; only a connection that does
+ * not keep up (4008) or whose token expired (4401) is closed by the server.
+ * <p>
+ * Messages are read on the connection's event loop, one at a time, so the subscription
+ * map needs no lock.
+ */
+final class TopicSocket {
+
+	/** The connection did not read fast enough: its queue of one topic filled. */
+	static final CloseStatus SLOW = new CloseStatus(4008, "too slow: reconnect and resume with your last ids");
+
+	/** The token expired. */
+	static final CloseStatus TOKEN_EXPIRED = new CloseStatus(4401,
+			"token expired: reconnect with a fresh token and your last ids");
+
+	private final WebSocketSession session;
+
+	private final Principal principal;
+
+	/**
+	 * The connection's event loop, where its messages are read: subscriptions are fed on
+	 * it.
+	 */
+	private Executor eventLoop = Runnable::run;
+
+	private final TopicSockets sockets;
+
+	private final Map<String, Sinks.Empty<Void>> subscribed = new HashMap<>();
+
+	private final Sinks.Many<Flux<WebSocketMessage>> streams = Sinks.many().unicast().onBackpressureBuffer();
+
+	private final Sinks.Many<WebSocketMessage> replies = Sinks.many().unicast().onBackpressureBuffer();
+
+	TopicSocket(WebSocketSession session, Principal principal, TopicSockets sockets) {
+		this.session = session;
+		this.principal = principal;
+		this.sockets = sockets;
+	}
+
+	Mono<Void> run() {
+		Sinks.Empty<Void> inputDone = Sinks.empty();
+		Mono<Void> input = this.session.receive()
+			.doOnNext(this::onMessage)
+			.doFinally((signal) -> inputDone.tryEmitEmpty())
+			.then();
+		Flux<WebSocketMessage> pings = Flux.interval(this.sockets.properties().ping())
+			.map((tick) -> this.session.pingMessage((factory) -> factory.wrap(new byte[0])));
+		Flux<WebSocketMessage> out = Flux
+			.merge(this.replies.asFlux(), this.streams.asFlux().flatMap((stream) -> stream, Integer.MAX_VALUE), pings)
+			.takeUntilOther(inputDone.asMono());
+		Instant expiresAt = this.sockets.access().expiresAt(this.principal);
+		if (expiresAt != null) {
+			Duration left = Duration.between(Instant.now(), expiresAt);
+			out = out.takeUntilOther(Mono.delay(left.isNegative() ? Duration.ZERO : left)
+				.then(Mono.defer(() -> this.session.close(TOKEN_EXPIRED))));
+		}
+		return Mono.when(input, this.session.send(out));
+	}
+
+	private void onMessage(WebSocketMessage message) {
+		if (message.getType() != WebSocketMessage.Type.TEXT) {
+			return;
+		}
+		EventExecutor current = ThreadExecutorMap.currentExecutor();
+		if (current != null) {
+			this.eventLoop = current;
+		}
+		String text = message.getPayloadAsText(StandardCharsets.UTF_8);
+		String topicId = null;
+		try {
+			JsonObject request = request(text);
+			JsonValue subscribe = request.get("subscribe");
+			JsonValue unsubscribe = request.get("unsubscribe");
+			if (subscribe instanceof JsonObject parameters) {
+				topicId = string(parameters, "topic", true);
+				subscribe(topicId, string(parameters, "mode", false), string(parameters, "lastEventId", false));
+			}
+			else if (unsubscribe != null) {
+				topicId = (unsubscribe instanceof JsonString name) ? name.getString()
+						: (unsubscribe instanceof JsonObject parameters) ? string(parameters, "topic", true) : null;
+				if (topicId == null) {
+					throw invalid("unsubscribe names a topic: {\"unsubscribe\": {\"topic\": \"...\"}}");
+				}
+				unsubscribe(topicId);
+			}
+			else {
+				throw invalid("Send {\"subscribe\": {\"topic\": \"...\", \"mode\": \"...\", \"lastEventId\": \"...\"}} "
+						+ "or {\"unsubscribe\": {\"topic\": \"...\"}}");
+			}
+		}
+		catch (StreamgateException ex) {
+			reply(problem(topicId, ex));
+		}
+	}
+
+	private static JsonObject request(String text) {
+		JsonValue value;
+		try {
+			value = JsonPatches.read(text.getBytes(StandardCharsets.UTF_8));
+		}
+		catch (RuntimeException ex) {
+			throw new StreamgateException(ProblemType.MALFORMED_JSON,
+					"A message is one JSON object: " + ex.getMessage());
+		}
+		if (!(value instanceof JsonObject object)) {
+			throw invalid("A message is one JSON object");
+		}
+		return object;
+	}
+
+	private static String string(JsonObject object, String name, boolean required) {
+		JsonValue value = object.get(name);
+		if (value == null || value == JsonValue.NULL) {
+			if (required) {
+				throw invalid("'" + name + "' is required");
+			}
+			return null;
+		}
+		if (!(value instanceof JsonString text)) {
+			throw invalid("'" + name + "' is a string");
+		}
+		return text.getString();
+	}
+
+	private static StreamgateException invalid(String detail) {
+		return new StreamgateException(ProblemType.BAD_REQUEST, detail);
+	}
+
+	private void subscribe(String topicId, String mode, String lastEventId) {
+		Topic topic = this.sockets.topics()
+			.get(topicId)
+			.map(StoredTopic::topic)
+			.orElseThrow(() -> new StreamgateException(ProblemType.TOPIC_NOT_FOUND,
+					"Topic '" + topicId + "' does not exist"));
+		switch (this.sockets.access().check(this.principal, topic)) {
+			case UNAUTHENTICATED -> throw new StreamgateException(ProblemType.UNAUTHORIZED,
+					"Topic '" + topicId + "' needs a token: the Authorization header, the access_token query "
+							+ "parameter or the streamgate_token cookie of the connection");
+			case FORBIDDEN -> throw new StreamgateException(ProblemType.FORBIDDEN,
+					"The token does not grant subscribing to '" + topicId + "'");
+			default -> {
+			}
+		}
+		SubscriptionMode subscriptionMode = SubscribeParameters.mode(topic, mode);
+		Resume resume = SubscribeParameters.resume(topic, lastEventId);
+		if (this.subscribed.containsKey(topicId)) {
+			throw invalid("Already subscribed to '" + topicId + "'; unsubscribe first to change mode or position");
+		}
+		if (this.subscribed.size() >= this.sockets.properties().maxTopics()) {
+			throw new StreamgateException(ProblemType.TOO_MANY_REQUESTS, "A connection subscribes to at most "
+					+ this.sockets.properties().maxTopics() + " topics (streamgate.ws.max-topics)");
+		}
+		Sinks.Empty<Void> stop = Sinks.empty();
+		this.subscribed.put(topicId, stop);
+		this.streams.tryEmitNext(follow(topic, subscriptionMode, resume).takeUntilOther(stop.asMono())
+			// Back on the event loop, where the map is kept.
+			.doFinally((signal) -> this.eventLoop.execute(() -> this.subscribed.remove(topicId, stop))));
+	}
+
+	private Flux<WebSocketMessage> follow(Topic topic, SubscriptionMode mode, Resume resume) {
+		TopicSockets sockets = this.sockets;
+		return Flux.using(() -> sockets.followers().acquire(topic),
+				(follower) -> follower
+					.open(TopicSockets.CHANNEL, sockets.properties().clientQueue(), mode, resume, this.eventLoop)
+					.flatMapMany((events) -> events)
+					.filter((followed) -> !followed.isHeartbeat())
+					.map(this::message)
+					.onErrorResume(SlowSubscriberException.class,
+							(ex) -> this.session.close(SLOW).then(Mono.<WebSocketMessage>empty()))
+					// Any other end of one topic's subscription is that topic's problem.
+					.onErrorResume((ex) -> Mono.just(new WebSocketMessage(WebSocketMessage.Type.TEXT,
+							this.session.bufferFactory().wrap(problem(topic.id(), streamgate(ex)))))),
+				sockets.followers()::release);
+	}
+
+	private WebSocketMessage message(Followed followed) {
+		if (followed.publishedAt() > 0) {
+			this.sockets.delivered(followed.topicId(), followed.publishedAt());
+		}
+		byte[] bytes = followed.encoded(WsEncoder.INSTANCE);
+		return new WebSocketMessage(WebSocketMessage.Type.TEXT, this.session.bufferFactory().wrap(bytes));
+	}
+
+	private void unsubscribe(String topicId) {
+		Sinks.Empty<Void> stop = this.subscribed.remove(topicId);
+		if (stop == null) {
+			throw new StreamgateException(ProblemType.BAD_REQUEST, "Not subscribed to '" + topicId + "'");
+		}
+		stop.tryEmitEmpty();
+	}
+
+	private void reply(byte[] message) {
+		this.replies
+			.tryEmitNext(new WebSocketMessage(WebSocketMessage.Type.TEXT, this.session.bufferFactory().wrap(message)));
+	}
+
+	private static StreamgateException streamgate(Throwable ex) {
+		if (ex instanceof StreamgateException known) {
+			return known;
+		}
+		return new StreamgateException(ProblemType.SERVICE_UNAVAILABLE,
+				"The events of this topic cannot be read now; subscribe again shortly with your last id", ex);
+	}
+
+	private static byte[] problem(String topicId, StreamgateException ex) {
+		return WsEncoder.message(topicId, EventType.PROBLEM.value(), null,
+				ProblemJson.bytes(ex.problemType(), ex.getBody().getDetail(), null));
+	}
+
+}

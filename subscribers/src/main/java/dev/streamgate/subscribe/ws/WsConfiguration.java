@@ -1,0 +1,44 @@
+package dev.streamgate.subscribe.ws;
+
+import java.util.Map;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.web.reactive.HandlerMapping;
+import org.springframework.web.reactive.handler.SimpleUrlHandlerMapping;
+
+import dev.streamgate.core.role.ConditionalOnRole;
+import dev.streamgate.core.role.Role;
+import dev.streamgate.core.topic.SubscriberCounts;
+import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.web.SubscribeAccess;
+import dev.streamgate.subscribe.follow.TopicFollowers;
+
+/**
+ * Wires WebSocket subscribers on nodes of the sse role.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnRole(Role.SSE)
+@EnableConfigurationProperties(WsProperties.class)
+public class WsConfiguration {
+
+	@Bean
+	TopicSockets topicSockets(TopicFollowers topicFollowers, TopicStore topicStore, SubscribeAccess subscribeAccess,
+			WsProperties properties, MeterRegistry meters) {
+		return new TopicSockets(topicFollowers, topicStore, subscribeAccess, properties, meters);
+	}
+
+	@Bean
+	HandlerMapping topicSocketsMapping(TopicSockets topicSockets) {
+		return new SimpleUrlHandlerMapping(Map.of("/api/v1/ws", topicSockets), Ordered.HIGHEST_PRECEDENCE);
+	}
+
+	@Bean
+	SubscriberCounts wsSubscriberCounts(TopicFollowers topicFollowers) {
+		return topicFollowers.countSubscriptions(TopicSockets.CHANNEL);
+	}
+
+}

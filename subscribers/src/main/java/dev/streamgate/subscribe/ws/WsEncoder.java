@@ -1,0 +1,58 @@
+package dev.streamgate.subscribe.ws;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+
+import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.subscribe.follow.Encoder;
+import dev.streamgate.subscribe.follow.Followed;
+
+/**
+ * Encodes followed events as WebSocket text messages, {@code {"topic", "type", "id",
+ * "data"}}, once per event for every connection that writes it. {@code data} is the
+ * event's JSON as stored, not parsed again.
+ */
+final class WsEncoder extends Encoder<byte[]> {
+
+	static final WsEncoder INSTANCE = new WsEncoder();
+
+	private WsEncoder() {
+	}
+
+	@Override
+	protected byte[] encode(Followed followed) {
+		return message(followed.topicId(), followed.type().value(), followed.id(), followed.data());
+	}
+
+	/**
+	 * One message.
+	 * @param topic the topic id, or {@code null} for a message about the connection
+	 * @param type the type
+	 * @param id the cursor, or {@code null}
+	 * @param data the JSON data
+	 * @return the UTF-8 bytes
+	 */
+	static byte[] message(String topic, String type, String id, byte[] data) {
+		ByteArrayOutputStream out = new ByteArrayOutputStream(data.length + 96);
+		out.writeBytes("{\"topic\":".getBytes(StandardCharsets.UTF_8));
+		out.writeBytes(string(topic));
+		out.writeBytes(",\"type\":".getBytes(StandardCharsets.UTF_8));
+		out.writeBytes(string(type));
+		if (id != null) {
+			out.writeBytes(",\"id\":".getBytes(StandardCharsets.UTF_8));
+			out.writeBytes(string(id));
+		}
+		out.writeBytes(",\"data\":".getBytes(StandardCharsets.UTF_8));
+		out.writeBytes(data);
+		out.write('}');
+		return out.toByteArray();
+	}
+
+	private static byte[] string(String text) {
+		if (text == null) {
+			return "null".getBytes(StandardCharsets.UTF_8);
+		}
+		return JsonPatches.write(JsonPatches.json().createValue(text));
+	}
+
+}
