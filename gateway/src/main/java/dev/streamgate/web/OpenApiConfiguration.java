@@ -38,8 +38,13 @@ public class OpenApiConfiguration {
 		return new OpenAPI()
 			.info(new Info().title("streamgate")
 				.version("v1")
-				.description("Event-streaming gateway: HTTP publishers into Kafka, SSE and webhook subscribers out "
-						+ "of it. Every error is RFC 9457 problem+json with a type under " + ProblemType.BASE_URI)
+				.description("Event-streaming gateway: HTTP publishers into Kafka, SSE, WebSocket and webhook "
+						+ "subscribers out of it. Every error is RFC 9457 problem+json with a type under "
+						+ ProblemType.BASE_URI + ". WebSocket subscribers connect to GET /api/v1/ws (upgrade) and "
+						+ "send {\"subscribe\": {\"topic\", \"mode\", \"lastEventId\"}} or "
+						+ "{\"unsubscribe\": {\"topic\"}}; each event arrives as {\"topic\", \"type\", \"id\", "
+						+ "\"data\"}, a refused subscribe as a message of type problem. Close codes: 4008 too slow, "
+						+ "4401 token expired.")
 				.license(new License().name("Apache-2.0")))
 			.components(
 					new Components().addSchemas("Problem", problemSchema())
