@@ -4,12 +4,10 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -42,6 +40,7 @@ import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.web.ProblemResponses;
 import dev.streamgate.core.web.RequestAttributes;
+import dev.streamgate.subscribe.follow.DeliveryMetrics;
 import dev.streamgate.subscribe.follow.Resume;
 import dev.streamgate.subscribe.follow.SlowSubscriberException;
 import dev.streamgate.subscribe.follow.SubscribeParameters;
@@ -67,9 +66,7 @@ public class StreamController {
 
 	private final SseProperties properties;
 
-	private final Timer latency;
-
-	private final MeterRegistry meters;
+	private final DeliveryMetrics metrics;
 
 	private final StreamLimits limits;
 
@@ -78,14 +75,7 @@ public class StreamController {
 		this.topics = topics;
 		this.followers = followers;
 		this.properties = properties;
-		this.meters = meters;
-		this.latency = Timer.builder("streamgate.delivery.latency")
-			.description("From publication (the Kafka record time) to the write to a subscriber")
-			.tag("channel", "sse")
-			.publishPercentileHistogram()
-			.minimumExpectedValue(Duration.ofMillis(1))
-			.maximumExpectedValue(Duration.ofSeconds(30))
-			.register(meters);
+		this.metrics = new DeliveryMetrics(CHANNEL, meters);
 	}
 
 	@GetMapping(path = "/api/v1/stream/{topicId}", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
@@ -114,13 +104,7 @@ public class StreamController {
 		// NGINX: pass each event through at once.
 		response.getHeaders().set("X-Accel-Buffering", "no");
 		DataBufferFactory buffers = response.bufferFactory();
-		// A new builder each time: Micrometer's builders are mutable, so one shared
-		// across requests would race.
-		Counter count = Counter.builder("streamgate.events.delivered")
-			.description("Events written to subscribers")
-			.tag("channel", "sse")
-			.tag("topic", topicId)
-			.register(this.meters);
+		Counter count = this.metrics.delivered(topicId);
 		// writeWith flushes once the queue is drained: one flush for a burst, at once for
 		// a lone event.
 		// The stream is counted from its subscription to its end: a connection that
@@ -157,8 +141,7 @@ public class StreamController {
 		return response.writeWith(frames.map((frame) -> {
 			if (frame.carriesEvent()) {
 				count.increment();
-				this.latency.record(Math.max(0, System.currentTimeMillis() - frame.publishedAt()),
-						TimeUnit.MILLISECONDS);
+				this.metrics.written(frame.publishedAt());
 			}
 			return buffers.wrap(frame.bytes());
 		}));

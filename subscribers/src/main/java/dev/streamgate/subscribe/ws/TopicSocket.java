@@ -11,6 +11,7 @@ import java.util.concurrent.Executor;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
+import io.micrometer.core.instrument.Counter;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.internal.ThreadExecutorMap;
 import org.springframework.web.reactive.socket.CloseStatus;
@@ -198,12 +199,13 @@ final class TopicSocket {
 
 	private Flux<WebSocketMessage> follow(Topic topic, SubscriptionMode mode, Resume resume) {
 		TopicSockets sockets = this.sockets;
+		Counter delivered = sockets.metrics().delivered(topic.id());
 		return Flux.using(() -> sockets.followers().acquire(topic),
 				(follower) -> follower
 					.open(TopicSockets.CHANNEL, sockets.properties().clientQueue(), mode, resume, this.eventLoop)
 					.flatMapMany((events) -> events)
 					.filter((followed) -> !followed.isHeartbeat())
-					.map(this::message)
+					.map((followed) -> message(followed, delivered))
 					.onErrorResume(SlowSubscriberException.class,
 							(ex) -> this.session.close(SLOW).then(Mono.<WebSocketMessage>empty()))
 					// Any other end of one topic's subscription is that topic's problem.
@@ -212,9 +214,10 @@ final class TopicSocket {
 				sockets.followers()::release);
 	}
 
-	private WebSocketMessage message(Followed followed) {
+	private WebSocketMessage message(Followed followed, Counter delivered) {
 		if (followed.publishedAt() > 0) {
-			this.sockets.delivered(followed.topicId(), followed.publishedAt());
+			delivered.increment();
+			this.sockets.metrics().written(followed.publishedAt());
 		}
 		byte[] bytes = followed.encoded(WsEncoder.INSTANCE);
 		return new WebSocketMessage(WebSocketMessage.Type.TEXT, this.session.bufferFactory().wrap(bytes));

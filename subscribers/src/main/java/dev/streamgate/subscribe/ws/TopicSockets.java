@@ -1,19 +1,16 @@
 package dev.streamgate.subscribe.ws;
 
 import java.security.Principal;
-import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import org.springframework.web.reactive.socket.WebSocketHandler;
 import org.springframework.web.reactive.socket.WebSocketSession;
 import reactor.core.publisher.Mono;
 
 import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.web.SubscribeAccess;
+import dev.streamgate.subscribe.follow.DeliveryMetrics;
 import dev.streamgate.subscribe.follow.TopicFollowers;
 
 /**
@@ -34,9 +31,7 @@ final class TopicSockets implements WebSocketHandler {
 
 	private final WsProperties properties;
 
-	private final MeterRegistry meters;
-
-	private final Timer latency;
+	private final DeliveryMetrics metrics;
 
 	TopicSockets(TopicFollowers followers, TopicStore topics, SubscribeAccess access, WsProperties properties,
 			MeterRegistry meters) {
@@ -44,14 +39,7 @@ final class TopicSockets implements WebSocketHandler {
 		this.topics = topics;
 		this.access = access;
 		this.properties = properties;
-		this.meters = meters;
-		this.latency = Timer.builder("streamgate.delivery.latency")
-			.description("From publication (the Kafka record time) to the write to a subscriber")
-			.tag("channel", CHANNEL)
-			.publishPercentileHistogram()
-			.minimumExpectedValue(Duration.ofMillis(1))
-			.maximumExpectedValue(Duration.ofSeconds(30))
-			.register(meters);
+		this.metrics = new DeliveryMetrics(CHANNEL, meters);
 	}
 
 	@Override
@@ -63,16 +51,8 @@ final class TopicSockets implements WebSocketHandler {
 			.flatMap((principal) -> new TopicSocket(session, principal.orElse(null), this).run());
 	}
 
-	void delivered(String topicId, long publishedAt) {
-		// Registered once, then found by id: Micrometer's builders are mutable, so one
-		// builder shared across connections would race.
-		Counter.builder("streamgate.events.delivered")
-			.description("Events written to subscribers")
-			.tag("channel", CHANNEL)
-			.tag("topic", topicId)
-			.register(this.meters)
-			.increment();
-		this.latency.record(Math.max(0, System.currentTimeMillis() - publishedAt), TimeUnit.MILLISECONDS);
+	DeliveryMetrics metrics() {
+		return this.metrics;
 	}
 
 	TopicFollowers followers() {
