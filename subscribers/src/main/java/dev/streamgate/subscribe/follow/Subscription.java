@@ -113,10 +113,6 @@ final class Subscription {
 		this.cut.tryEmitEmpty();
 	}
 
-	boolean isClosed() {
-		return this.closed;
-	}
-
 	/**
 	 * What to write, live events after the given first ones.
 	 * @param first what precedes the live events (a replay)

@@ -500,10 +500,6 @@ public final class TopicFollower implements EventTail.Listener {
 		}
 	}
 
-	Mono<Boolean> ready() {
-		return this.ready.asMono();
-	}
-
 	private record Joining(String channel, int queueSize, SubscriptionMode mode, Executor executor) {
 	}
 
