@@ -210,9 +210,9 @@ public class SecurityConfiguration {
 			.access(granted(Grants::canPublish))
 			.pathMatchers("/api/v1/stream/{topicId}")
 			.access(publicOr(topics, granted(Grants::canSubscribe)))
-			// Topics are named in messages: each subscribe is checked then
-			// (SubscribeAccess). A token sent is still verified here.
-			.pathMatchers("/api/v1/ws")
+			// Topics are named in messages or query parameters: each is checked by
+			// the channel (SubscribeAccess). A token sent is still verified here.
+			.pathMatchers("/api/v1/ws", "/api/v1/stream")
 			.permitAll()
 			.anyExchange()
 			.access(granted((grants, topicId) -> grants.admin())));
@@ -224,7 +224,7 @@ public class SecurityConfiguration {
 		if (path.startsWith("/api/v1/publish/")) {
 			return "publish to this topic";
 		}
-		if (path.startsWith("/api/v1/stream/")) {
+		if (path.startsWith("/api/v1/stream")) {
 			return "subscribe to this topic";
 		}
 		return "admin rights";

@@ -23,7 +23,7 @@ final class TokenConverter implements ServerAuthenticationConverter {
 
 	static final String COOKIE = "streamgate_token";
 
-	private static final String STREAMS = "/api/v1/stream/";
+	private static final String STREAMS = "/api/v1/stream";
 
 	private static final String SOCKETS = "/api/v1/ws";
 
@@ -35,7 +35,7 @@ final class TokenConverter implements ServerAuthenticationConverter {
 			return Mono.just(new BearerTokenAuthenticationToken(header.substring(7).strip()));
 		}
 		String path = request.getPath().pathWithinApplication().value();
-		if (path.startsWith(STREAMS) || path.equals(SOCKETS)) {
+		if (path.equals(STREAMS) || path.startsWith(STREAMS + "/") || path.equals(SOCKETS)) {
 			String query = request.getQueryParams().getFirst(QUERY_PARAMETER);
 			if (query != null && !query.isBlank()) {
 				return Mono.just(new BearerTokenAuthenticationToken(query));

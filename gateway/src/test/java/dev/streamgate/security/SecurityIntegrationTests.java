@@ -235,6 +235,47 @@ class SecurityIntegrationTests {
 	}
 
 	@Test
+	void aStreamOfSeveralTopicsNeedsEachOfThemGranted() {
+		String subscriber = token(Map.of("subscribe", List.of("prices")));
+		assertThat(streamStatus("/api/v1/stream?topic=prices&topic=news", subscriber, null)).isEqualTo(200);
+		assertThat(streamStatus("/api/v1/stream?topic=prices&topic=news", null, subscriber)).isEqualTo(200);
+		assertThat(streamStatus("/api/v1/stream?topic=news&access_token=" + subscriber, null, null)).isEqualTo(200);
+		assertThat(streamStatus("/api/v1/stream?topic=news", null, null)).as("public").isEqualTo(200);
+		assertThat(streamStatus("/api/v1/stream?topic=prices&topic=news", "not-a-jwt", null)).isEqualTo(401);
+		gateway.client()
+			.get()
+			.uri("/api/v1/stream?topic=news&topic=prices")
+			.accept(MediaType.TEXT_EVENT_STREAM)
+			.exchange()
+			.expectStatus()
+			.isUnauthorized()
+			.expectHeader()
+			.valueEquals(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"streamgate\"")
+			.expectBody()
+			.jsonPath("$.type")
+			.isEqualTo("https://streamgate.dev/problems/unauthorized");
+		client(subscriber).get()
+			.uri("/api/v1/stream?topic=prices&topic=orders.eu")
+			.accept(MediaType.TEXT_EVENT_STREAM)
+			.exchange()
+			.expectStatus()
+			.isForbidden()
+			.expectBody()
+			.jsonPath("$.detail")
+			.value((detail) -> assertThat(detail.toString()).contains("orders.eu"));
+
+		String shortLived = token(Map.of("subscribe", List.of("prices")), Instant.now().plusSeconds(3), SECRET);
+		List<ServerSentEvent<String>> events = new Sse(gateway.baseUrl())
+			.stream("/api/v1/stream?topic=prices&topic=news&access_token=" + shortLived, null)
+			.collectList()
+			.block(Duration.ofSeconds(30));
+		assertThat(events).last().satisfies((event) -> {
+			assertThat(event.event()).isEqualTo("problem");
+			assertThat(event.data()).startsWith("{\"data\":").contains("https://streamgate.dev/problems/token-expired");
+		});
+	}
+
+	@Test
 	void aStreamEndsWithAnErrorEventWhenItsTokenExpires() {
 		String shortLived = token(Map.of("subscribe", List.of("prices")), Instant.now().plusSeconds(3), SECRET);
 		List<ServerSentEvent<String>> events = new Sse(gateway.baseUrl())

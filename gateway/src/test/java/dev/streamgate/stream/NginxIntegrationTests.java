@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -53,8 +54,11 @@ class NginxIntegrationTests {
 	@TempDir
 	Path prefix;
 
-	@Test
-	void eventsPassThroughNginxOneByOne() throws Exception {
+	@ParameterizedTest
+	@ValueSource(strings = { "/api/v1/stream/%s", "/api/v1/stream?topic=%s" })
+	void eventsPassThroughNginxOneByOne(String path) throws Exception {
+		boolean several = path.contains("?");
+		String topicId = several ? "proxied-several" : "proxied";
 		int nginxPort = freePort();
 		Path config = this.prefix.resolve("nginx.conf");
 		Files.writeString(config,
@@ -70,7 +74,7 @@ class NginxIntegrationTests {
 			this.client.post()
 				.uri("/api/v1/topics")
 				.contentType(MediaType.APPLICATION_JSON)
-				.bodyValue("{\"id\":\"proxied\"}")
+				.bodyValue("{\"id\":\"" + topicId + "\"}")
 				.exchange()
 				.expectStatus()
 				.isCreated();
@@ -81,7 +85,7 @@ class NginxIntegrationTests {
 			});
 			List<ServerSentEvent<String>> received = new CopyOnWriteArrayList<>();
 			java.util.concurrent.CompletableFuture<Void> open = new java.util.concurrent.CompletableFuture<>();
-			Disposable stream = throughNginx.all("/api/v1/stream/proxied", null).subscribe((event) -> {
+			Disposable stream = throughNginx.all(path.formatted(topicId), null).subscribe((event) -> {
 				if (event.retry() != null) {
 					open.complete(null);
 				}
@@ -93,7 +97,7 @@ class NginxIntegrationTests {
 			for (int i = 0; i < 5; i++) {
 				int expected = i + 1;
 				this.client.post()
-					.uri("/api/v1/publish/proxied")
+					.uri("/api/v1/publish/" + topicId)
 					.contentType(MediaType.APPLICATION_JSON)
 					.bodyValue("{\"n\":" + i + "}")
 					.exchange()
@@ -109,7 +113,7 @@ class NginxIntegrationTests {
 				.baseUrl("http://127.0.0.1:" + nginxPort)
 				.build()
 				.post()
-				.uri("/api/v1/publish/proxied")
+				.uri("/api/v1/publish/" + topicId)
 				.contentType(MediaType.APPLICATION_JSON)
 				.bodyValue(large)
 				.exchange()
@@ -117,8 +121,11 @@ class NginxIntegrationTests {
 				.isAccepted();
 			await().atMost(Duration.ofSeconds(5)).until(() -> received.size() == 6);
 			stream.dispose();
-			assertThat(received).extracting(ServerSentEvent::data)
-				.containsExactly("{\"n\":0}", "{\"n\":1}", "{\"n\":2}", "{\"n\":3}", "{\"n\":4}", large);
+			List<String> expected = List.of("{\"n\":0}", "{\"n\":1}", "{\"n\":2}", "{\"n\":3}", "{\"n\":4}", large)
+				.stream()
+				.map((data) -> several ? "{\"topic\":\"" + topicId + "\",\"data\":" + data + "}" : data)
+				.toList();
+			assertThat(received).extracting(ServerSentEvent::data).containsExactlyElementsOf(expected);
 		}
 		finally {
 			nginx.destroy();

@@ -433,6 +433,102 @@ class StreamIntegrationTests {
 			.getResponseBody(), offsets);
 	}
 
+	@Test
+	void oneStreamCarriesSeveralTopicsAndItsIdResumesEachExactly() {
+		createTopic("{\"id\":\"multi-a\"}");
+		createTopic("{\"id\":\"multi-b\",\"partitions\":2}");
+		createTopic("{\"id\":\"multi-doc\",\"payloadType\":\"snapshot\"}");
+		String path = "/api/v1/stream?topic=multi-a&topic=multi-b&topic=multi-doc";
+		List<ServerSentEvent<String>> first = receive(path, null, 3, () -> {
+			publish("multi-a", "{\"a\":0}");
+			publish("multi-b", "{\"b\":0}");
+			publish("multi-doc", "{\"v\":1}");
+		});
+		// Each data names its topic; each id covers every topic with a position.
+		assertThat(first).extracting(ServerSentEvent::data)
+			.containsExactlyInAnyOrder("{\"topic\":\"multi-a\",\"data\":{\"a\":0}}",
+					"{\"topic\":\"multi-b\",\"data\":{\"b\":0}}", "{\"topic\":\"multi-doc\",\"data\":{\"v\":1}}");
+		assertThat(first).filteredOn((event) -> event.data().contains("multi-doc"))
+			.extracting(ServerSentEvent::event)
+			.containsExactly("snapshot");
+		String lastId = first.get(2).id();
+		assertThat(lastId).contains("multi-a@", "multi-b@", "multi-doc@");
+
+		publishBatch("multi-a", List.of("{\"a\":1}", "{\"a\":2}"));
+		publishBatch("multi-b", List.of("{\"b\":1}", "{\"b\":2}", "{\"b\":3}"));
+		publish("multi-doc", "{\"v\":2}");
+		// The header and the query parameter carry the same cursor.
+		for (String resumed : List.of(path + "&lastEventId=" + lastId, path)) {
+			List<ServerSentEvent<String>> rest = receive(resumed, resumed.equals(path) ? lastId : null, 6, () -> {
+			});
+			assertThat(rest).extracting(ServerSentEvent::data)
+				.containsExactlyInAnyOrder("{\"topic\":\"multi-a\",\"data\":{\"a\":1}}",
+						"{\"topic\":\"multi-a\",\"data\":{\"a\":2}}", "{\"topic\":\"multi-b\",\"data\":{\"b\":1}}",
+						"{\"topic\":\"multi-b\",\"data\":{\"b\":2}}", "{\"topic\":\"multi-b\",\"data\":{\"b\":3}}",
+						"{\"topic\":\"multi-doc\",\"data\":[{\"op\":\"replace\",\"path\":\"/v\",\"value\":2}]}");
+			// Order is kept within each topic.
+			assertThat(rest).extracting(ServerSentEvent::data)
+				.filteredOn((data) -> data.contains("multi-b"))
+				.containsExactly("{\"topic\":\"multi-b\",\"data\":{\"b\":1}}",
+						"{\"topic\":\"multi-b\",\"data\":{\"b\":2}}", "{\"topic\":\"multi-b\",\"data\":{\"b\":3}}");
+		}
+	}
+
+	@Test
+	void aTopicThatSentNothingYetResumesFromWhereTheStreamJoinedIt() {
+		createTopic("{\"id\":\"joined-busy\"}");
+		createTopic("{\"id\":\"joined-quiet\"}");
+		publish("joined-quiet", "{\"before\":true}");
+		String path = "/api/v1/stream?topic=joined-busy&topic=joined-quiet";
+		List<ServerSentEvent<String>> first = receive(path, null, 2,
+				() -> publishBatch("joined-busy", List.of("{\"n\":0}", "{\"n\":1}")));
+		String lastId = first.get(1).id();
+		// The quiet topic is in the id at the position the stream joined it.
+		assertThat(lastId).contains("joined-quiet@");
+		publishBatch("joined-quiet", List.of("{\"q\":0}", "{\"q\":1}"));
+		List<ServerSentEvent<String>> rest = receive(path, lastId, 3, () -> publish("joined-busy", "{\"n\":2}"));
+		assertThat(rest).extracting(ServerSentEvent::data)
+			.containsExactlyInAnyOrder("{\"topic\":\"joined-quiet\",\"data\":{\"q\":0}}",
+					"{\"topic\":\"joined-quiet\",\"data\":{\"q\":1}}",
+					"{\"topic\":\"joined-busy\",\"data\":{\"n\":2}}");
+	}
+
+	@Test
+	void aStreamOfSeveralTopicsEndsWhenOneIsDeleted() {
+		createTopic("{\"id\":\"pair-kept\"}");
+		createTopic("{\"id\":\"pair-doomed\"}");
+		CompletableFuture<List<ServerSentEvent<String>>> events = sse()
+			.stream("/api/v1/stream?topic=pair-kept&topic=pair-doomed", null)
+			.collectList()
+			.timeout(TIMEOUT)
+			.toFuture();
+		sleep(1000);
+		this.client.delete().uri("/api/v1/topics/pair-doomed").exchange().expectStatus().isNoContent();
+		assertThat(events.join()).last().satisfies((event) -> {
+			assertThat(event.event()).isEqualTo("problem");
+			assertThat(event.data()).startsWith("{\"topic\":\"pair-doomed\",\"data\":")
+				.contains("https://streamgate.dev/problems/topic-deleted");
+		});
+	}
+
+	@Test
+	void streamsOfSeveralTopicsRefuseBadRequestsBeforeTheFirstByte() {
+		createTopic("{\"id\":\"multi-strict\"}");
+		createTopic("{\"id\":\"multi-doc-strict\",\"payloadType\":\"snapshot\"}");
+		expectProblem("/api/v1/stream", null, 400, "invalid-parameter");
+		expectProblem("/api/v1/stream?topic=", null, 400, "invalid-parameter");
+		expectProblem("/api/v1/stream?topic=multi-strict&topic=no-such-topic", null, 404, "topic-not-found");
+		expectProblem("/api/v1/stream?topic=multi-strict&topic=multi-doc-strict&mode=event", null, 406,
+				"mode-not-allowed");
+		expectProblem("/api/v1/stream?topic=multi-strict", "multi-strict", 400, "invalid-cursor");
+		expectProblem("/api/v1/stream?topic=multi-strict", "multi-strict@abc", 400, "invalid-cursor");
+		expectProblem("/api/v1/stream?topic=multi-strict&lastEventId=a@1,a@2", null, 400, "invalid-cursor");
+		String tooMany = IntStream.range(0, 101)
+			.mapToObj((i) -> "topic=t" + i)
+			.collect(Collectors.joining("&", "/api/v1/stream?", ""));
+		expectProblem(tooMany, null, 400, "invalid-parameter");
+	}
+
 	private void expectProblem(String path, String lastEventId, int status, String type) {
 		WebTestClient.RequestHeadersSpec<?> request = this.client.get().uri(path).accept(MediaType.TEXT_EVENT_STREAM);
 		if (lastEventId != null) {

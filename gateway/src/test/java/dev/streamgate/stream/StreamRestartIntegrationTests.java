@@ -102,6 +102,82 @@ class StreamRestartIntegrationTests {
 		}
 	}
 
+	@Test
+	void aStreamOfSeveralTopicsResumesEachExactlyAfterARestart() {
+		String path = "/api/v1/stream?topic=orders&topic=inventory&topic=audit";
+		List<ServerSentEvent<String>> before = new CopyOnWriteArrayList<>();
+		CompletableFuture<Void> ended;
+		try (GatewayProcess gateway = start("first.log")) {
+			post(gateway, "/api/v1/topics", MediaType.APPLICATION_JSON, "{\"id\":\"orders\",\"partitions\":3}", 201);
+			post(gateway, "/api/v1/topics", MediaType.APPLICATION_JSON,
+					"{\"id\":\"inventory\",\"payloadType\":\"snapshot\"}", 201);
+			post(gateway, "/api/v1/topics", MediaType.APPLICATION_JSON, "{\"id\":\"audit\"}", 201);
+			ended = new Sse(gateway.baseUrl()).stream(path, null)
+				.doOnNext(before::add)
+				.then()
+				.timeout(Duration.ofSeconds(60))
+				.toFuture();
+			await().pollDelay(Duration.ofMillis(500)).until(() -> true);
+			publishEvents(gateway, 0, 10);
+			for (int version = 1; version <= 3; version++) {
+				post(gateway, "/api/v1/publish/inventory", MediaType.APPLICATION_JSON, document(version), 202);
+			}
+			post(gateway, "/api/v1/publish/audit", MediaType.parseMediaType("application/x-ndjson"),
+					String.join("\n", IntStream.range(0, 5).mapToObj((i) -> "{\"a\":" + i + "}").toList()), 202);
+			await().atMost(Duration.ofSeconds(20)).until(() -> before.size() == 18);
+			gateway.stop();
+		}
+		ended.join();
+		String lastId = before.get(before.size() - 1).id();
+		assertThat(lastId).contains("orders@", "inventory@", "audit@");
+
+		try (GatewayProcess gateway = start("second.log")) {
+			// Only orders and inventory change while the client is away.
+			publishEvents(gateway, 10, 25);
+			for (int version = 4; version <= 5; version++) {
+				post(gateway, "/api/v1/publish/inventory", MediaType.APPLICATION_JSON, document(version), 202);
+			}
+			List<ServerSentEvent<String>> after = new Sse(gateway.baseUrl()).takeAfter(path, lastId, 18,
+					() -> post(gateway, "/api/v1/publish/audit", MediaType.APPLICATION_JSON, "{\"a\":5}", 202));
+			List<ServerSentEvent<String>> all = new java.util.ArrayList<>(before);
+			all.addAll(after);
+			assertThat(data(all, "orders")).containsExactlyInAnyOrderElementsOf(
+					IntStream.range(0, 25).mapToObj((i) -> "{\"n\":" + i + "}").toList());
+			assertThat(data(all, "audit"))
+				.containsExactlyElementsOf(IntStream.range(0, 6).mapToObj((i) -> "{\"a\":" + i + "}").toList());
+			// The document, rebuilt from the first snapshot and every patch after it in
+			// both streams, is the last version: no patch missing or applied twice.
+			List<ServerSentEvent<String>> inventory = all.stream()
+				.filter((event) -> topic(event).equals("inventory"))
+				.toList();
+			assertThat(inventory.get(0).event()).isEqualTo("snapshot");
+			assertThat(inventory.subList(1, inventory.size())).extracting(ServerSentEvent::event).containsOnly("patch");
+			JsonStructure rebuilt = null;
+			for (ServerSentEvent<String> event : inventory) {
+				String inner = inner(event);
+				rebuilt = "snapshot".equals(event.event()) ? parse(inner)
+						: JsonPatches.apply(rebuilt, Json.createReader(new StringReader(inner)).readArray());
+			}
+			assertThat(rebuilt).isEqualTo(parse(document(5)));
+			assertThat(inventory).hasSize(5);
+		}
+	}
+
+	private static String topic(ServerSentEvent<String> event) {
+		return Json.createReader(new StringReader(event.data())).readObject().getString("topic");
+	}
+
+	private static String inner(ServerSentEvent<String> event) {
+		return Json.createReader(new StringReader(event.data())).readObject().get("data").toString();
+	}
+
+	private static List<String> data(List<ServerSentEvent<String>> events, String topicId) {
+		return events.stream()
+			.filter((event) -> topic(event).equals(topicId))
+			.map(StreamRestartIntegrationTests::inner)
+			.toList();
+	}
+
 	private static JsonStructure parse(String json) {
 		return (JsonStructure) JsonPatches.read(json.getBytes(StandardCharsets.UTF_8));
 	}

@@ -21,6 +21,10 @@ public class StreamgateException extends ErrorResponseException {
 	public StreamgateException(ProblemType type, String detail, Throwable cause) {
 		super(type.status(), problem(type, detail), cause);
 		this.problemType = type;
+		if (type == ProblemType.UNAUTHORIZED) {
+			// RFC 6750: a 401 says which scheme to authenticate with.
+			getHeaders().set(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"streamgate\"");
+		}
 	}
 
 	public ProblemType problemType() {

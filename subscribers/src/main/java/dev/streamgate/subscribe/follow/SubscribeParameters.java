@@ -1,10 +1,15 @@
 package dev.streamgate.subscribe.follow;
 
+import java.security.Principal;
+
 import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.topic.SubscriptionMode;
+import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.Topic;
+import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.web.SubscribeAccess;
 
 /**
  * What a subscriber asks for, read the same way on every channel.
@@ -12,6 +17,34 @@ import dev.streamgate.core.topic.Topic;
 public final class SubscribeParameters {
 
 	private SubscribeParameters() {
+	}
+
+	/**
+	 * A topic that a connection names after it was authenticated (a WebSocket's
+	 * subscribe, a stream of several topics), checked against the connection's token.
+	 * @param topics the topics
+	 * @param access the grants
+	 * @param principal the connection's principal, or {@code null} without a token
+	 * @param topicId the topic's id
+	 * @return the topic
+	 * @throws StreamgateException 404 when there is no such topic, 401 when it needs a
+	 * token, 403 when the token does not grant it
+	 */
+	public static Topic topic(TopicStore topics, SubscribeAccess access, Principal principal, String topicId) {
+		Topic topic = topics.get(topicId)
+			.map(StoredTopic::topic)
+			.orElseThrow(() -> new StreamgateException(ProblemType.TOPIC_NOT_FOUND,
+					"Topic '" + topicId + "' does not exist"));
+		switch (access.check(principal, topic)) {
+			case UNAUTHENTICATED -> throw new StreamgateException(ProblemType.UNAUTHORIZED,
+					"Topic '" + topicId + "' needs a token: the Authorization header, the access_token query "
+							+ "parameter or the streamgate_token cookie");
+			case FORBIDDEN -> throw new StreamgateException(ProblemType.FORBIDDEN,
+					"The token does not grant subscribing to '" + topicId + "'");
+			default -> {
+			}
+		}
+		return topic;
 	}
 
 	/**

@@ -119,6 +119,15 @@ public final class TopicFollower implements EventTail.Listener {
 	}
 
 	/**
+	 * Where the follower stands: a subscriber that joins live now receives the events
+	 * after it.
+	 * @return the cursor's text, or {@code null} before the follower started
+	 */
+	public synchronized String position() {
+		return (this.position != null) ? this.cursors.format(this.position) : null;
+	}
+
+	/**
 	 * Whether the follower could not start; a new one is made for the next reader.
 	 * @return true after a failed start
 	 */

@@ -73,6 +73,21 @@ record Frame(byte[] bytes, long publishedAt) {
 	}
 
 	/**
+	 * This frame, made without an id, with an id line in front.
+	 * @param id the cursor after the event
+	 * @return a new frame
+	 */
+	Frame withId(String id) {
+		byte[] idBytes = id.getBytes(StandardCharsets.UTF_8);
+		byte[] out = new byte[ID.length + idBytes.length + 1 + this.bytes.length];
+		int at = put(out, 0, ID);
+		at = put(out, at, idBytes);
+		out[at++] = '\n';
+		put(out, at, this.bytes);
+		return new Frame(out, this.publishedAt);
+	}
+
+	/**
 	 * The first frame of a stream: the reconnection delay.
 	 * @param retryMillis the delay
 	 * @return the frame

@@ -18,11 +18,12 @@ import org.springframework.validation.annotation.Validated;
  * is disconnected and resumes with its cursor
  * @param maxStreams streams one node serves at most; more are answered 429
  * @param maxStreamsPerClient streams one client address may hold open on one node
+ * @param maxTopics topics one stream of several topics names at most
  */
 @Validated
 @ConfigurationProperties("streamgate.sse")
 public record SseProperties(@DefaultValue("15s") Duration heartbeat, @DefaultValue("3s") Duration retry,
 		@DefaultValue("1024") @Min(8) int clientQueue, @DefaultValue("10000") @Min(1) int maxStreams,
-		@DefaultValue("100") @Min(1) int maxStreamsPerClient) {
+		@DefaultValue("100") @Min(1) int maxStreamsPerClient, @DefaultValue("100") @Min(1) int maxTopics) {
 
 }

@@ -3,8 +3,15 @@ package dev.streamgate.subscribe.sse;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -40,6 +47,7 @@ import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.web.ProblemResponses;
 import dev.streamgate.core.web.RequestAttributes;
+import dev.streamgate.core.web.SubscribeAccess;
 import dev.streamgate.subscribe.follow.DeliveryMetrics;
 import dev.streamgate.subscribe.follow.Resume;
 import dev.streamgate.subscribe.follow.SlowSubscriberException;
@@ -47,7 +55,8 @@ import dev.streamgate.subscribe.follow.SubscribeParameters;
 import dev.streamgate.subscribe.follow.TopicFollowers;
 
 /**
- * Server-Sent Events streams: {@code GET /api/v1/stream/{topicId}}.
+ * Server-Sent Events streams: {@code GET /api/v1/stream/{topicId}} for one topic,
+ * {@code GET /api/v1/stream?topic=a&topic=b} for several on one connection.
  * <p>
  * Everything is checked before the first byte; once the stream is open, errors are
  * {@code problem} events and the end of the stream.
@@ -70,7 +79,11 @@ public class StreamController {
 
 	private final StreamLimits limits;
 
-	StreamController(TopicStore topics, TopicFollowers followers, MeterRegistry meters, SseProperties properties) {
+	private final SubscribeAccess access;
+
+	StreamController(TopicStore topics, TopicFollowers followers, SubscribeAccess access, MeterRegistry meters,
+			SseProperties properties) {
+		this.access = access;
 		this.limits = new StreamLimits(properties.maxStreams(), properties.maxStreamsPerClient());
 		this.topics = topics;
 		this.followers = followers;
@@ -95,8 +108,82 @@ public class StreamController {
 			ServerWebExchange exchange) {
 		Topic topic = this.topics.require(topicId).topic();
 		SubscriptionMode subscriptionMode = SubscribeParameters.mode(topic, mode);
-		String resume = (lastEventIdHeader != null && !lastEventIdHeader.isBlank()) ? lastEventIdHeader : lastEventId;
-		Resume from = SubscribeParameters.resume(topic, resume);
+		Resume from = SubscribeParameters.resume(topic, resumeText(lastEventIdHeader, lastEventId));
+		Counter count = this.metrics.delivered(topicId);
+		return respond(exchange, (eventLoop) -> follow(topic, subscriptionMode, from, eventLoop).doOnNext((frame) -> {
+			if (frame.carriesEvent()) {
+				count.increment();
+			}
+		}), (problem) -> Frame.of(null, EventType.PROBLEM, problem, 0));
+	}
+
+	@GetMapping(path = "/api/v1/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+	@Operation(summary = "Stream several topics",
+			description = "One stream of the events of every topic named (?topic=a&topic=b): each data is "
+					+ "{\"topic\": \"a\", \"data\": ...}, each id one cursor covering all the topics "
+					+ "(a@<cursor>,b@<cursor>), and resuming from it gives exactly the events after it on every topic. "
+					+ "Each topic must exist and be granted; the stream ends when one of them ends (deleted, cut off).")
+	@ApiResponse(responseCode = "200", description = "The stream",
+			content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string")))
+	@ProblemResponses({ 400, 401, 403, 404, 406, 429, 503 })
+	public Mono<Void> streamTopics(
+			@Parameter(description = "a topic id; repeat for each topic") @RequestParam(name = "topic",
+					required = false) List<String> topicIds,
+			@Parameter(
+					description = "snapshot-patch, snapshot-only or event for every topic; default: each topic's default mode") @RequestParam(
+							required = false) String mode,
+			@Parameter(description = "resume after this stream cursor, or earliest") @RequestParam(
+					required = false) String lastEventId,
+			@Parameter(description = "resume after this stream cursor; wins over lastEventId") @RequestHeader(
+					name = "Last-Event-ID", required = false) String lastEventIdHeader,
+			ServerWebExchange exchange) {
+		List<String> ids = distinct(topicIds);
+		String resume = resumeText(lastEventIdHeader, lastEventId);
+		Map<String, String> cursors = "earliest".equals(resume) ? Map.of() : StreamCursor.parse(resume);
+		return exchange.getPrincipal().map(Optional::of).defaultIfEmpty(Optional.empty()).flatMap((principal) -> {
+			List<TopicsStream.Part> parts = new ArrayList<>(ids.size());
+			for (String id : ids) {
+				Topic topic = SubscribeParameters.topic(this.topics, this.access, principal.orElse(null), id);
+				String cursor = "earliest".equals(resume) ? resume : cursors.get(id);
+				parts.add(new TopicsStream.Part(topic, SubscribeParameters.mode(topic, mode),
+						SubscribeParameters.resume(topic, cursor), this.metrics.delivered(id)));
+			}
+			TopicsStream stream = new TopicsStream(parts, this.followers, CHANNEL, this.properties.clientQueue());
+			return respond(exchange, (eventLoop) -> stream.open(retryFrame(), eventLoop), TopicsEncoder::problem);
+		});
+	}
+
+	private List<String> distinct(List<String> topicIds) {
+		Set<String> ids = new LinkedHashSet<>();
+		if (topicIds != null) {
+			topicIds.stream().map(String::trim).filter((id) -> !id.isEmpty()).forEach(ids::add);
+		}
+		if (ids.isEmpty()) {
+			throw new StreamgateException(ProblemType.INVALID_PARAMETER,
+					"Name the topics to stream: /api/v1/stream?topic=a&topic=b, or /api/v1/stream/{topicId} for one");
+		}
+		if (ids.size() > this.properties.maxTopics()) {
+			throw new StreamgateException(ProblemType.INVALID_PARAMETER, "A stream has at most "
+					+ this.properties.maxTopics() + " topics (streamgate.sse.max-topics); it names " + ids.size());
+		}
+		return new ArrayList<>(ids);
+	}
+
+	private static String resumeText(String header, String query) {
+		return (header != null && !header.isBlank()) ? header : query;
+	}
+
+	/**
+	 * Writes a stream: its frames once its topics can be followed (an error before is a
+	 * problem response), within the limits of streams, until the connection closes or the
+	 * token expires.
+	 * @param exchange the request
+	 * @param follow the frames on a connection's event loop, once they can start
+	 * @param problemFrame writes a stream-level problem (the token expired)
+	 * @return completes when the stream ends
+	 */
+	private Mono<Void> respond(ServerWebExchange exchange, Function<Executor, Flux<Frame>> follow,
+			Function<byte[], Frame> problemFrame) {
 		String client = clientAddress(exchange);
 		ServerHttpResponse response = exchange.getResponse();
 		response.getHeaders().setContentType(MediaType.TEXT_EVENT_STREAM);
@@ -104,47 +191,44 @@ public class StreamController {
 		// NGINX: pass each event through at once.
 		response.getHeaders().set("X-Accel-Buffering", "no");
 		DataBufferFactory buffers = response.bufferFactory();
-		Counter count = this.metrics.delivered(topicId);
-		// writeWith flushes once the queue is drained: one flush for a burst, at once for
-		// a lone event.
 		// The stream is counted from its subscription to its end: a connection that
-		// closes
-		// before the response is written (during an asynchronous token check, say) never
-		// subscribes, so it is never counted. An error before the first frame is still a
-		// problem response (429 over a limit).
+		// closes before the response is written (during an asynchronous token check,
+		// say) never subscribes, so it is never counted. An error before the first frame
+		// is still a problem response (429 over a limit).
 		Flux<Frame> frames = Flux.using(() -> {
 			this.limits.acquire(client);
 			return client;
-		}, (counted) -> follow(topic, subscriptionMode, from, eventLoop(exchange)).takeUntilOther(closed(exchange)),
-				this.limits::release);
+		}, (counted) -> follow.apply(eventLoop(exchange)).takeUntilOther(closed(exchange)), this.limits::release);
 		Instant expiresAt = exchange.getAttribute(RequestAttributes.TOKEN_EXPIRES_AT);
 		if (expiresAt != null) {
 			// The client reconnects with a fresh token and its cursor. Only the expiry
-			// says
-			// so: a stream that ends otherwise (topic deleted, shutdown) ends with its
-			// own
-			// problem or none.
+			// says so: a stream that ends otherwise (topic deleted, shutdown) ends with
+			// its own problem or none.
 			Duration left = Duration.between(Instant.now(), expiresAt);
 			AtomicBoolean expired = new AtomicBoolean();
 			frames = frames
 				.takeUntilOther(
 						Mono.delay(left.isNegative() ? Duration.ZERO : left).doOnNext((tick) -> expired.set(true)))
-				.concatWith(Mono.fromSupplier(() -> expired.get()
-						? Frame.of(null, EventType.PROBLEM,
-								ProblemJson.bytes(ProblemType.TOKEN_EXPIRED,
+				.concatWith(
+						Mono.fromSupplier(() -> expired.get()
+								? problemFrame.apply(ProblemJson.bytes(ProblemType.TOKEN_EXPIRED,
 										"The token of this stream expired at " + expiresAt
 												+ "; reconnect with a fresh token and the last event id",
-										null),
-								0)
-						: null));
+										null))
+								: null));
 		}
+		// writeWith flushes once the queue is drained: one flush for a burst, at once
+		// for a lone event.
 		return response.writeWith(frames.map((frame) -> {
 			if (frame.carriesEvent()) {
-				count.increment();
 				this.metrics.written(frame.publishedAt());
 			}
 			return buffers.wrap(frame.bytes());
 		}));
+	}
+
+	private Frame retryFrame() {
+		return Frame.retry(this.properties.retry().toMillis());
 	}
 
 	/**
@@ -152,15 +236,14 @@ public class StreamController {
 	 * before it is still a problem response), then the events.
 	 */
 	private Flux<Frame> follow(Topic topic, SubscriptionMode mode, Resume from, Executor eventLoop) {
-		Flux<Frame> retry = Flux.just(Frame.retry(this.properties.retry().toMillis()));
-		return Flux.using(() -> this.followers.acquire(topic),
-				(follower) -> follower.open(CHANNEL, this.properties.clientQueue(), mode, from, eventLoop)
-					// The subscriber joins once the retry line is written (deferred: a
-					// stream cancelled before then leaves no subscription behind).
-					.flatMapMany((events) -> Flux.concat(retry, events.map((e) -> e.encoded(SseEncoder.INSTANCE))))
-					// Cut off for not keeping up: the stream ends, the client resumes.
-					.onErrorResume(SlowSubscriberException.class, (ex) -> Flux.empty()),
-				this.followers::release);
+		return Flux.using(() -> this.followers.acquire(topic), (follower) -> follower
+			.open(CHANNEL, this.properties.clientQueue(), mode, from, eventLoop)
+			// The subscriber joins once the retry line is written (deferred: a
+			// stream cancelled before then leaves no subscription behind).
+			.flatMapMany(
+					(events) -> Flux.concat(Flux.just(retryFrame()), events.map((e) -> e.encoded(SseEncoder.INSTANCE))))
+			// Cut off for not keeping up: the stream ends, the client resumes.
+			.onErrorResume(SlowSubscriberException.class, (ex) -> Flux.empty()), this.followers::release);
 	}
 
 	private static String clientAddress(ServerWebExchange exchange) {

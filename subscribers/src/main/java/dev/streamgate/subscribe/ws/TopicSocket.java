@@ -26,7 +26,6 @@ import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.problem.ProblemJson;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
-import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.web.SubscribeAccess;
@@ -167,20 +166,7 @@ final class TopicSocket {
 	}
 
 	private void subscribe(String topicId, String mode, String lastEventId) {
-		Topic topic = this.sockets.topics()
-			.get(topicId)
-			.map(StoredTopic::topic)
-			.orElseThrow(() -> new StreamgateException(ProblemType.TOPIC_NOT_FOUND,
-					"Topic '" + topicId + "' does not exist"));
-		switch (this.sockets.access().check(this.principal, topic)) {
-			case UNAUTHENTICATED -> throw new StreamgateException(ProblemType.UNAUTHORIZED,
-					"Topic '" + topicId + "' needs a token: the Authorization header, the access_token query "
-							+ "parameter or the streamgate_token cookie of the connection");
-			case FORBIDDEN -> throw new StreamgateException(ProblemType.FORBIDDEN,
-					"The token does not grant subscribing to '" + topicId + "'");
-			default -> {
-			}
-		}
+		Topic topic = SubscribeParameters.topic(this.sockets.topics(), this.sockets.access(), this.principal, topicId);
 		SubscriptionMode subscriptionMode = SubscribeParameters.mode(topic, mode);
 		Resume resume = SubscribeParameters.resume(topic, lastEventId);
 		if (this.subscribed.containsKey(topicId)) {

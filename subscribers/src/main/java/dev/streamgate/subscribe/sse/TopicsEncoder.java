@@ -1,0 +1,56 @@
+package dev.streamgate.subscribe.sse;
+
+import java.nio.charset.StandardCharsets;
+
+import dev.streamgate.core.event.EventType;
+import dev.streamgate.subscribe.follow.Encoder;
+import dev.streamgate.subscribe.follow.Followed;
+
+/**
+ * Encodes followed events for streams of several topics: the data names its topic,
+ * {@code {"topic":"prices","data":...}}, and the frame has no id line, since the id of
+ * such a stream covers all of its topics and differs from one stream to the next. Made
+ * once per event, like {@link SseEncoder}'s frames; each stream puts its id in front.
+ */
+final class TopicsEncoder extends Encoder<Frame> {
+
+	static final TopicsEncoder INSTANCE = new TopicsEncoder();
+
+	private TopicsEncoder() {
+	}
+
+	@Override
+	protected Frame encode(Followed followed) {
+		if (followed.isHeartbeat()) {
+			return Frame.HEARTBEAT;
+		}
+		return Frame.of(null, followed.type(), wrap(followed.topicId(), followed.data()), followed.publishedAt());
+	}
+
+	/**
+	 * The data of a stream of several topics.
+	 * @param topicId the topic (ids need no escaping), or {@code null} for what concerns
+	 * the whole stream
+	 * @param json the event's JSON
+	 * @return {@code {"topic":"...","data":...}}
+	 */
+	static byte[] wrap(String topicId, byte[] json) {
+		byte[] head = ((topicId != null) ? "{\"topic\":\"" + topicId + "\",\"data\":" : "{\"data\":")
+			.getBytes(StandardCharsets.UTF_8);
+		byte[] out = new byte[head.length + json.length + 1];
+		System.arraycopy(head, 0, out, 0, head.length);
+		System.arraycopy(json, 0, out, head.length, json.length);
+		out[out.length - 1] = '}';
+		return out;
+	}
+
+	/**
+	 * A stream-level problem (the token expired) as streams of several topics write it.
+	 * @param json the problem JSON
+	 * @return the frame
+	 */
+	static Frame problem(byte[] json) {
+		return Frame.of(null, EventType.PROBLEM, wrap(null, json), 0);
+	}
+
+}
