@@ -55,16 +55,20 @@ class NginxIntegrationTests {
 	Path prefix;
 
 	@ParameterizedTest
-	@ValueSource(strings = { "/api/v1/stream/%s", "/api/v1/stream?topic=%s" })
-	void eventsPassThroughNginxOneByOne(String path) throws Exception {
+	@ValueSource(strings = { "/api/v1/stream/%s", "/api/v1/stream?topic=%s", "h2c /api/v1/stream/%s" })
+	void eventsPassThroughNginxOneByOne(String how) throws Exception {
+		boolean h2c = how.startsWith("h2c ");
+		String path = how.substring(h2c ? 4 : 0);
 		boolean several = path.contains("?");
-		String topicId = several ? "proxied-several" : "proxied";
+		String topicId = several ? "proxied-several" : h2c ? "proxied-h2c" : "proxied";
 		int nginxPort = freePort();
+		int h2cPort = freePort();
 		Path config = this.prefix.resolve("nginx.conf");
 		Files.writeString(config,
 				Files.readString(Path.of("..", "deploy", "nginx", "nginx.conf"))
 					.replace("server 127.0.0.1:8080;", "server 127.0.0.1:" + this.port + ";")
-					.replace("listen 127.0.0.1:8081;", "listen 127.0.0.1:" + nginxPort + ";"));
+					.replace("listen 127.0.0.1:8081;", "listen 127.0.0.1:" + nginxPort + ";")
+					.replace("listen 127.0.0.1:8082 http2;", "listen 127.0.0.1:" + h2cPort + " http2;"));
 		Process nginx = new ProcessBuilder(nginxBinary(), "-p", this.prefix.toString(), "-c", config.toString(), "-g",
 				"daemon off;")
 			.redirectErrorStream(true)
@@ -78,7 +82,7 @@ class NginxIntegrationTests {
 				.exchange()
 				.expectStatus()
 				.isCreated();
-			Sse throughNginx = new Sse("http://127.0.0.1:" + nginxPort);
+			Sse throughNginx = h2c ? Sse.h2c("http://127.0.0.1:" + h2cPort) : new Sse("http://127.0.0.1:" + nginxPort);
 			await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
 				new java.net.Socket("127.0.0.1", nginxPort).close();
 				return true;

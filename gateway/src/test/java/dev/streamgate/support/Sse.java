@@ -5,9 +5,12 @@ import java.util.List;
 
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.MediaType;
+import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
+import reactor.netty.http.HttpProtocol;
+import reactor.netty.http.client.HttpClient;
 
 /**
  * An SSE client for tests: Spring's WebClient and its SSE decoder, over real HTTP.
@@ -20,7 +23,23 @@ public final class Sse {
 	private final WebClient client;
 
 	public Sse(String baseUrl) {
-		this.client = WebClient.builder().baseUrl(baseUrl).build();
+		this(WebClient.builder().baseUrl(baseUrl).build());
+	}
+
+	private Sse(WebClient client) {
+		this.client = client;
+	}
+
+	/**
+	 * A client that speaks HTTP/2 in plain text (prior knowledge) only.
+	 * @param baseUrl the server
+	 * @return the client
+	 */
+	public static Sse h2c(String baseUrl) {
+		return new Sse(WebClient.builder()
+			.baseUrl(baseUrl)
+			.clientConnector(new ReactorClientHttpConnector(HttpClient.create().protocol(HttpProtocol.H2C)))
+			.build());
 	}
 
 	/**
