@@ -1,3 +1,5 @@
 module streamgate.dev/ssebench
 
-go 1.22
+go 1.23
+
+require github.com/coder/websocket v1.8.15

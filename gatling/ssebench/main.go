@@ -1,11 +1,13 @@
-// Command ssebench measures SSE fan-out end to end: N clients subscribe to one topic (or spread
-// evenly over -topics topics), a publisher posts events of a given size at a given rate (round
+// Command ssebench measures SSE and WebSocket fan-out end to end: N clients subscribe to one
+// topic (or spread evenly over -topics topics, -per-client of them on each connection), a publisher posts events of a given size at a given rate (round
 // robin over the topics) with its send time stamped in the payload ("sentAt", epoch
 // microseconds), and each client records now - sentAt on receipt.
 //
 // Knobs (flags): -url, -topic (with -topics > 1, the topics are <topic>-0 .. <topic>-(n-1)),
 // -topics, -clients, -rate (events per second in all), -size, -duration, -warmup, -pid (gateway
-// process to sample CPU and RSS from), -create (create the topics first, 32 at a time, and
+// process to sample CPU and RSS from), -channel (sse, or ws for WebSocket clients on
+// /api/v1/ws), -per-client (topics per connection: a stream of several topics on SSE,
+// several subscribe messages on WebSocket), -create (create the topics first, 32 at a time, and
 // report how long it took), -idle (measure the gateway's CPU with every client connected and
 // nothing published, for this long), -heap (the gateway's heap after a full GC, through jcmd,
 // with the clients still connected). It prints one JSON line of results, with the gateway's
@@ -15,6 +17,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -27,11 +30,15 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/coder/websocket"
 )
 
 type result struct {
+	Channel       string  `json:"channel"`
 	Clients       int     `json:"clients"`
 	Topics        int     `json:"topics"`
+	PerClient     int     `json:"topicsPerClient"`
 	Rate          int     `json:"ratePerSecond"`
 	Size          int     `json:"payloadBytes"`
 	Duration      float64 `json:"seconds"`
@@ -109,6 +116,8 @@ func main() {
 	idle := flag.Duration("idle", 0, "measure the gateway's CPU this long with the clients connected, before publishing")
 	settle := flag.Duration("settle", 0, "wait this long after the clients connected before the idle measure (JIT, connection set-up)")
 	heap := flag.Bool("heap", false, "report the gateway's heap after a full GC (jcmd) at the end")
+	channel := flag.String("channel", "sse", "sse or ws")
+	perClient := flag.Int("per-client", 1, "topics each connection subscribes to")
 	flag.Parse()
 	if *streamURL == "" {
 		*streamURL = *url
@@ -132,7 +141,18 @@ func main() {
 		createSecs = createTopics(*url, *topics, name)
 	}
 	for i := 0; i < *clients; i++ {
-		go subscribe(client, *streamURL+"/api/v1/stream/"+name(i), hist, &delivered, &disconnects, &measuring, &ready)
+		names := make([]string, *perClient)
+		for j := range names {
+			names[j] = name(i**perClient + j)
+		}
+		if *channel == "ws" {
+			go subscribeWS(*streamURL, names, hist, &delivered, &disconnects, &measuring, &ready)
+		} else if len(names) == 1 {
+			go subscribe(client, *streamURL+"/api/v1/stream/"+names[0], hist, &delivered, &disconnects, &measuring, &ready)
+		} else {
+			go subscribe(client, *streamURL+"/api/v1/stream?topic="+strings.Join(names, "&topic="), hist, &delivered,
+				&disconnects, &measuring, &ready)
+		}
 		if i%100 == 99 {
 			time.Sleep(50 * time.Millisecond)
 		}
@@ -205,10 +225,10 @@ func main() {
 	time.Sleep(2 * time.Second) // let the last events arrive
 	measuring.Store(false)
 
-	r := result{Clients: *clients, Topics: *topics, Rate: *rate, Size: *size, Duration: elapsed,
+	r := result{Channel: *channel, PerClient: *perClient, Clients: *clients, Topics: *topics, Rate: *rate, Size: *size, Duration: elapsed,
 		Published: atomic.LoadInt64(&published), Delivered: atomic.LoadInt64(&delivered),
 		Disconnects: atomic.LoadInt64(&disconnects)}
-	r.Expected = r.Published * int64(*clients) / int64(*topics)
+	r.Expected = r.Published * int64(*clients) * int64(*perClient) / int64(*topics)
 	r.DeliveredPerS = float64(r.Delivered) / elapsed
 	r.P50, r.P99, r.P999 = hist.percentile(0.5), hist.percentile(0.99), hist.percentile(0.999)
 	r.Max = float64(hist.max) / 1000
@@ -276,6 +296,56 @@ func subscribe(client *http.Client, url string, hist *histogram, delivered, disc
 			continue
 		}
 		rest := line[i+len(marker):]
+		j := bytes.IndexAny(rest, ",}")
+		sent, err := strconv.ParseInt(string(rest[:j]), 10, 64)
+		if err != nil || !measuring.Load() {
+			continue
+		}
+		atomic.AddInt64(delivered, 1)
+		hist.record(now - sent)
+	}
+}
+
+// subscribeWS opens one WebSocket and subscribes to each topic on it; every event message
+// carries the publisher's "sentAt" in its data.
+func subscribeWS(base string, topics []string, hist *histogram, delivered, disconnects *int64,
+	measuring *atomic.Bool, ready *sync.WaitGroup) {
+	ctx := context.Background()
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/api/v1/ws", nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "subscribe:", err)
+		ready.Done()
+		atomic.AddInt64(disconnects, 1)
+		return
+	}
+	defer conn.CloseNow()
+	conn.SetReadLimit(16 << 20)
+	for _, topic := range topics {
+		message := fmt.Sprintf(`{"subscribe":{"topic":%q}}`, topic)
+		if err := conn.Write(ctx, websocket.MessageText, []byte(message)); err != nil {
+			fmt.Fprintln(os.Stderr, "subscribe:", err)
+			ready.Done()
+			atomic.AddInt64(disconnects, 1)
+			return
+		}
+	}
+	ready.Done()
+	marker := []byte(`"sentAt":`)
+	for {
+		_, message, err := conn.Read(ctx)
+		if err != nil {
+			atomic.AddInt64(disconnects, 1)
+			return
+		}
+		now := time.Now().UnixMicro()
+		i := bytes.Index(message, marker)
+		if i < 0 {
+			if bytes.Contains(message, []byte(`"type":"problem"`)) {
+				fmt.Fprintln(os.Stderr, "problem:", string(message))
+			}
+			continue
+		}
+		rest := message[i+len(marker):]
 		j := bytes.IndexAny(rest, ",}")
 		sent, err := strconv.ParseInt(string(rest[:j]), 10, 64)
 		if err != nil || !measuring.Load() {

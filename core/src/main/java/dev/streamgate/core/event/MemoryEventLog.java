@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import reactor.core.publisher.Flux;
@@ -19,8 +20,13 @@ import dev.streamgate.core.topic.Topic;
  * topic's partitions are lists, offsets their indexes. It counts the calls that cost a
  * Kafka round trip ({@link #ends()}, {@link #reads()}) and can fail the next append after
  * storing it, as a write whose acknowledgement was lost does. Nothing expires.
+ * <p>
+ * It is also the node's {@link EventTail}: followers hear of each append on the appending
+ * thread, in order, as the tail's one consumer thread tells them.
  */
-public class MemoryEventLog implements EventLog {
+public class MemoryEventLog implements EventLog, EventTail {
+
+	private final Map<String, List<Listener>> listeners = new ConcurrentHashMap<>();
 
 	private final Map<String, List<List<Event>>> topics = new ConcurrentHashMap<>();
 
@@ -107,12 +113,15 @@ public class MemoryEventLog implements EventLog {
 			List<EventPosition> positions = new ArrayList<>();
 			synchronized (this) {
 				List<List<Event>> partitions = partitions(topic);
+				List<Listener> following = this.listeners.getOrDefault(topic.id(), List.of());
 				for (int i = 0; i < events.size(); i++) {
 					int partition = i % partitions.size();
 					List<Event> log = partitions.get(partition);
 					OutgoingEvent event = events.get(i);
-					log.add(new Event(partition, log.size(), event.type(), this.clock.instant(), event.data()));
+					Event stored = new Event(partition, log.size(), event.type(), this.clock.instant(), event.data());
+					log.add(stored);
 					positions.add(new EventPosition(partition, log.size() - 1, partitions.size()));
+					following.forEach((listener) -> listener.onEvent(stored));
 				}
 			}
 			if (this.loseNextAcknowledgement) {
@@ -121,6 +130,20 @@ public class MemoryEventLog implements EventLog {
 			}
 			return Mono.just(positions);
 		});
+	}
+
+	@Override
+	public AutoCloseable follow(Topic topic, Listener listener) {
+		synchronized (this) {
+			listener.onStart(lastOffsets(topic));
+			this.listeners.computeIfAbsent(topic.id(), (id) -> new CopyOnWriteArrayList<>()).add(listener);
+		}
+		return () -> {
+			List<Listener> following = this.listeners.get(topic.id());
+			if (following != null) {
+				following.remove(listener);
+			}
+		};
 	}
 
 	@Override
@@ -146,15 +169,17 @@ public class MemoryEventLog implements EventLog {
 	public Mono<Cursor> end(Topic topic) {
 		return Mono.fromSupplier(() -> {
 			this.ends.incrementAndGet();
-			synchronized (this) {
-				List<List<Event>> partitions = partitions(topic);
-				long[] last = new long[partitions.size()];
-				for (int p = 0; p < last.length; p++) {
-					last[p] = partitions.get(p).size() - 1;
-				}
-				return Cursor.of(last);
-			}
+			return lastOffsets(topic);
 		});
+	}
+
+	private synchronized Cursor lastOffsets(Topic topic) {
+		List<List<Event>> partitions = partitions(topic);
+		long[] last = new long[partitions.size()];
+		for (int p = 0; p < last.length; p++) {
+			last[p] = partitions.get(p).size() - 1;
+		}
+		return Cursor.of(last);
 	}
 
 	@Override

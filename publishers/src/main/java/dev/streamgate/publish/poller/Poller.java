@@ -51,7 +51,7 @@ final class Poller {
 
 	private final TopicStore topics;
 
-	private final SourceClient client;
+	private final Source client;
 
 	private final EventPublisher publisher;
 
@@ -82,7 +82,7 @@ final class Poller {
 
 	private boolean lastEventLoaded;
 
-	Poller(String topicId, TopicStore topics, SourceClient client, EventPublisher publisher, MeterRegistry meters,
+	Poller(String topicId, TopicStore topics, Source client, EventPublisher publisher, MeterRegistry meters,
 			Clock clock) {
 		this.topicId = topicId;
 		this.topics = topics;

@@ -31,7 +31,7 @@ import dev.streamgate.core.topic.Publisher;
  * with exponential backoff on the configured statuses and on transport failures. Every
  * failure is a {@link SourceFailure} that says what went wrong.
  */
-final class SourceClient {
+final class SourceClient implements Source {
 
 	private final HttpClient http;
 
@@ -62,7 +62,8 @@ final class SourceClient {
 	 * @param validators the validators of the last answer, for a conditional request
 	 * @return the answer
 	 */
-	Mono<Fetch> fetch(Publisher publisher, Validators validators) {
+	@Override
+	public Mono<Fetch> fetch(Publisher publisher, Validators validators) {
 		AtomicInteger attempts = new AtomicInteger();
 		Publisher.Retry retry = publisher.retry();
 		Mono<Fetch> attempt = Mono.defer(() -> {

@@ -127,7 +127,8 @@ final class BenchEnvironment implements AutoCloseable {
 			Files.createDirectories(dir);
 			String conf = Files.readString(ROOT.resolve("deploy/nginx/nginx.conf"))
 				.replace("server 127.0.0.1:8080;", "server " + URI.create(gatewayUrl()).getAuthority() + ";")
-				.replace("listen 127.0.0.1:8081;", "listen 127.0.0.1:" + this.nginxPort + ";");
+				.replace("listen 127.0.0.1:8081;", "listen 127.0.0.1:" + this.nginxPort + ";")
+				.replace("listen 127.0.0.1:8082 http2;", "listen 127.0.0.1:" + freePort() + " http2;");
 			Files.writeString(dir.resolve("nginx.conf"), conf);
 		}
 		catch (IOException ex) {
