@@ -1,13 +1,7 @@
 package dev.streamgate.stream;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.http.MediaType;
 
+import dev.streamgate.support.BrowserScript;
 import dev.streamgate.support.RunningGateway;
 import dev.streamgate.support.TcpProxy;
 import dev.streamgate.support.TestKafka;
@@ -36,9 +31,6 @@ class WebSocketBrowserTests {
 	@Test
 	@Timeout(value = 5, unit = TimeUnit.MINUTES)
 	void aBrowserWebSocketCutByTheNetworkResumesEachTopicWithoutGapOrDuplicate() throws Exception {
-		assertThat(Path.of("src", "test", "browser", "node_modules", "playwright-core"))
-			.as("playwright-core, installed by src/test/browser/ensure during the build")
-			.isDirectory();
 		List<String> topics = List.of("ws-browser-a", "ws-browser-b", "ws-browser-c");
 		String token = Tokens.hs256(SECRET, Map.of("subscribe", topics, "publish", topics),
 				Instant.now().plus(Duration.ofHours(1)));
@@ -60,36 +52,13 @@ class WebSocketBrowserTests {
 					.expectStatus()
 					.isCreated();
 			}
-			ProcessBuilder node = new ProcessBuilder("node",
-					Path.of("src", "test", "browser", "websocket.test.mjs").toString())
-				.redirectErrorStream(true);
-			node.environment().put("BASE_URL", gateway.baseUrl());
-			node.environment().put("PROXY_URL", "http://127.0.0.1:" + proxy.port());
-			node.environment().put("TOKEN", token);
-			node.environment().put("TOPICS", String.join(",", topics));
-			Process browser = node.start();
-			List<String> output = new ArrayList<>();
-			try (BufferedReader lines = new BufferedReader(
-					new InputStreamReader(browser.getInputStream(), StandardCharsets.UTF_8));
-					OutputStream input = browser.getOutputStream()) {
-				String line;
-				while ((line = lines.readLine()) != null) {
-					output.add(line);
-					if (line.equals("cut-now")) {
+			String text = BrowserScript.run(
+					"websocket.test.mjs", Map.of("BASE_URL", gateway.baseUrl(), "PROXY_URL",
+							"http://127.0.0.1:" + proxy.port(), "TOKEN", token, "TOPICS", String.join(",", topics)),
+					Map.of("cut-now", () -> {
 						proxy.cut();
-						input.write("cut\n".getBytes(StandardCharsets.UTF_8));
-						input.flush();
-					}
-				}
-			}
-			boolean finished = browser.waitFor(3, TimeUnit.MINUTES);
-			if (!finished) {
-				browser.destroyForcibly();
-			}
-			String text = String.join("\n", output);
-			System.out.println(text);
-			assertThat(finished).as("the browser test finished in time").isTrue();
-			assertThat(browser.exitValue()).as(text).isZero();
+						return "cut";
+					}));
 			assertThat(text).contains("ok - the page reconnected");
 			for (String topic : topics) {
 				assertThat(text).contains("ok - " + topic + " resumed without gap or duplicate: 0,1,2,3,4,5");

@@ -3,13 +3,9 @@ package dev.streamgate.core.event;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.json.JsonStructure;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 import dev.streamgate.core.patch.JsonPatches;
@@ -28,7 +24,7 @@ class EventPublisherTests {
 
 	private final MemoryEventLog log = new MemoryEventLog(Clock.systemUTC());
 
-	private final MemorySnapshots snapshots = new MemorySnapshots();
+	private final MemorySnapshotStore snapshots = new MemorySnapshotStore();
 
 	private final SnapshotDocuments documents = new SnapshotDocuments(this.log, this.snapshots);
 
@@ -156,28 +152,6 @@ class EventPublisherTests {
 			assertThat(one.document()).isSameAs(other.document());
 		}
 		assertThat(one.document()).isEqualTo(doc("{\"n\":3}"));
-	}
-
-	/** Checkpoints in memory. */
-	private static final class MemorySnapshots implements SnapshotStore {
-
-		private final Map<String, Checkpoint> checkpoints = new ConcurrentHashMap<>();
-
-		@Override
-		public Optional<Checkpoint> get(String topicId) {
-			return Optional.ofNullable(this.checkpoints.get(topicId));
-		}
-
-		@Override
-		public Mono<Void> save(String topicId, Checkpoint checkpoint) {
-			return Mono.fromRunnable(() -> this.checkpoints.put(topicId, checkpoint));
-		}
-
-		@Override
-		public Mono<Void> delete(String topicId) {
-			return Mono.fromRunnable(() -> this.checkpoints.remove(topicId));
-		}
-
 	}
 
 }

@@ -5,8 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -23,8 +21,10 @@ import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.MemoryEventLog;
+
 import dev.streamgate.core.event.MemorySnapshotStore;
 import dev.streamgate.core.event.SnapshotDocuments;
+import dev.streamgate.core.support.SchedulerClock;
 import dev.streamgate.core.topic.MemoryTopicStore;
 import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.Publisher;
@@ -46,24 +46,7 @@ class PollerLoopTests {
 
 	private final VirtualTimeScheduler time = VirtualTimeScheduler.getOrSet();
 
-	private final Clock clock = new Clock() {
-
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			return this;
-		}
-
-		@Override
-		public Instant instant() {
-			return Instant.ofEpochMilli(PollerLoopTests.this.time.now(TimeUnit.MILLISECONDS));
-		}
-
-	};
+	private final Clock clock = new SchedulerClock(this.time);
 
 	private final MemoryEventLog log = new MemoryEventLog(this.clock);
 

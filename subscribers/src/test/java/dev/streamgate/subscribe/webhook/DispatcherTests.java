@@ -4,8 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -25,8 +23,10 @@ import dev.streamgate.core.egress.EgressProperties;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.MemoryBudget;
 import dev.streamgate.core.event.MemoryEventLog;
+
 import dev.streamgate.core.event.OutgoingEvent;
 import dev.streamgate.core.event.SnapshotDocuments;
+import dev.streamgate.core.support.SchedulerClock;
 import dev.streamgate.core.topic.MemoryTopicStore;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
@@ -51,24 +51,7 @@ class DispatcherTests {
 
 	private final VirtualTimeScheduler time = VirtualTimeScheduler.getOrSet();
 
-	private final Clock clock = new Clock() {
-
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			return this;
-		}
-
-		@Override
-		public Instant instant() {
-			return Instant.ofEpochMilli(DispatcherTests.this.time.now(TimeUnit.MILLISECONDS));
-		}
-
-	};
+	private final Clock clock = new SchedulerClock(this.time);
 
 	private final Topic topic = new Topic("orders", null, null, null, null, null, null, null, null, null, null, null)
 		.withDefaults();
