@@ -269,7 +269,6 @@ func subscribe(client *http.Client, url string, hist *histogram, delivered, disc
 	defer resp.Body.Close()
 	reader := bufio.NewReaderSize(resp.Body, 64*1024)
 	signalled := false
-	marker := []byte(`"sentAt":`)
 	for {
 		line, err := reader.ReadSlice('\n')
 		if err != nil {
@@ -290,20 +289,27 @@ func subscribe(client *http.Client, url string, hist *histogram, delivered, disc
 		if !bytes.HasPrefix(line, []byte("data:")) {
 			continue
 		}
-		now := time.Now().UnixMicro()
-		i := bytes.Index(line, marker)
-		if i < 0 {
-			continue
-		}
-		rest := line[i+len(marker):]
-		j := bytes.IndexAny(rest, ",}")
-		sent, err := strconv.ParseInt(string(rest[:j]), 10, 64)
-		if err != nil || !measuring.Load() {
-			continue
-		}
+		stamped(line, time.Now().UnixMicro(), hist, delivered, measuring)
+	}
+}
+
+var marker = []byte(`"sentAt":`)
+
+// stamped records the latency of a received event from the "sentAt" in its data; it
+// reports whether there was one.
+func stamped(data []byte, now int64, hist *histogram, delivered *int64, measuring *atomic.Bool) bool {
+	i := bytes.Index(data, marker)
+	if i < 0 {
+		return false
+	}
+	rest := data[i+len(marker):]
+	j := bytes.IndexAny(rest, ",}")
+	sent, err := strconv.ParseInt(string(rest[:j]), 10, 64)
+	if err == nil && measuring.Load() {
 		atomic.AddInt64(delivered, 1)
 		hist.record(now - sent)
 	}
+	return true
 }
 
 // subscribeWS opens one WebSocket and subscribes to each topic on it; every event message
@@ -330,29 +336,16 @@ func subscribeWS(base string, topics []string, hist *histogram, delivered, disco
 		}
 	}
 	ready.Done()
-	marker := []byte(`"sentAt":`)
 	for {
 		_, message, err := conn.Read(ctx)
 		if err != nil {
 			atomic.AddInt64(disconnects, 1)
 			return
 		}
-		now := time.Now().UnixMicro()
-		i := bytes.Index(message, marker)
-		if i < 0 {
-			if bytes.Contains(message, []byte(`"type":"problem"`)) {
-				fmt.Fprintln(os.Stderr, "problem:", string(message))
-			}
-			continue
+		if !stamped(message, time.Now().UnixMicro(), hist, delivered, measuring) &&
+			bytes.Contains(message, []byte(`"type":"problem"`)) {
+			fmt.Fprintln(os.Stderr, "problem:", string(message))
 		}
-		rest := message[i+len(marker):]
-		j := bytes.IndexAny(rest, ",}")
-		sent, err := strconv.ParseInt(string(rest[:j]), 10, 64)
-		if err != nil || !measuring.Load() {
-			continue
-		}
-		atomic.AddInt64(delivered, 1)
-		hist.record(now - sent)
 	}
 }
 
