@@ -512,6 +512,22 @@ class StreamIntegrationTests {
 	}
 
 	@Test
+	void aStreamOfSeveralTopicsSendsOneHeartbeatAPeriodNotOnePerTopic() {
+		for (String id : List.of("beat-a", "beat-b", "beat-c")) {
+			createTopic("{\"id\":\"" + id + "\"}");
+		}
+		// streamgate.sse.heartbeat=1s: four comments span about three periods; one per
+		// topic would bring them three at a time.
+		List<Long> at = new ArrayList<>();
+		sse().all("/api/v1/stream?topic=beat-a&topic=beat-b&topic=beat-c", null)
+			.filter((event) -> "heartbeat".equals(event.comment()))
+			.take(4)
+			.doOnNext((event) -> at.add(System.nanoTime()))
+			.blockLast(TIMEOUT);
+		assertThat(Duration.ofNanos(at.get(3) - at.get(0))).isGreaterThan(Duration.ofMillis(1500));
+	}
+
+	@Test
 	void streamsOfSeveralTopicsRefuseBadRequestsBeforeTheFirstByte() {
 		createTopic("{\"id\":\"multi-strict\"}");
 		createTopic("{\"id\":\"multi-doc-strict\",\"payloadType\":\"snapshot\"}");
