@@ -1,5 +1,6 @@
 package dev.streamgate.admin;
 
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,6 +14,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import dev.streamgate.core.egress.EgressGuard;
+import dev.streamgate.core.oauth.ClientCredentials;
 import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventLogStatus;
@@ -143,6 +145,7 @@ public class TopicAdmin {
 				.withErrors(List.of(new FieldError("/storage", "cannot change")));
 		}
 		validate(topic);
+		checkSecretFollowsTokenUrl(previous, topic, patch);
 		if (topic.partitions() < previous.partitions()) {
 			throw new StreamgateException(ProblemType.CONFLICT,
 					"Partitions can only grow: '" + id + "' has " + previous.partitions());
@@ -252,16 +255,44 @@ public class TopicAdmin {
 		}
 	}
 
-	/** A poller must not be pointed inside the operator's network. */
+	/**
+	 * A poller must not be pointed inside the operator's network, nor fetch its tokens
+	 * there.
+	 */
 	private Mono<Void> checkEgress(Topic topic) {
 		if (topic.publisher().type() != PublisherType.HTTP_POLLER) {
 			return Mono.empty();
 		}
-		return this.egress.check(topic.publisher().url())
-			.flatMap((refusal) -> refusal.<Mono<Void>>map((reason) -> Mono
-				.error(new StreamgateException(ProblemType.INVALID_TOPIC, "/publisher/url " + reason)
-					.withErrors(List.of(new FieldError("/publisher/url", reason)))))
+		Mono<Void> source = checkEgress(topic.publisher().url(), "/publisher/url");
+		ClientCredentials oauth2 = topic.publisher().oauth2();
+		return (oauth2 != null) ? source.then(checkEgress(oauth2.tokenUrl(), "/publisher/oauth2/tokenUrl")) : source;
+	}
+
+	private Mono<Void> checkEgress(URI url, String pointer) {
+		return this.egress.check(url)
+			.flatMap((refusal) -> refusal.<Mono<Void>>map(
+					(reason) -> Mono.error(new StreamgateException(ProblemType.INVALID_TOPIC, pointer + " " + reason)
+						.withErrors(List.of(new FieldError(pointer, reason)))))
 				.orElse(Mono.empty()));
+	}
+
+	/**
+	 * A stored client secret is only ever sent to the token URL it was given for: a patch
+	 * that moves the token URL gives the secret again.
+	 */
+	private static void checkSecretFollowsTokenUrl(Topic previous, Topic topic, JsonNode patch) {
+		ClientCredentials before = previous.publisher().oauth2();
+		ClientCredentials after = topic.publisher().oauth2();
+		if (before == null || after == null || before.tokenUrl().equals(after.tokenUrl())) {
+			return;
+		}
+		String sent = patch.path("publisher").path("oauth2").path("clientSecret").asString(null);
+		if (sent == null || TopicJson.MASK.equals(sent)) {
+			String pointer = "/publisher/oauth2/clientSecret";
+			String reason = "must be given again when tokenUrl changes: a stored secret goes only to its own token URL";
+			throw new StreamgateException(ProblemType.INVALID_TOPIC, pointer + " " + reason)
+				.withErrors(List.of(new FieldError(pointer, reason)));
+		}
 	}
 
 	private void ensureReady() {

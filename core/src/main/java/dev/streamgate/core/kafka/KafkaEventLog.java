@@ -317,10 +317,9 @@ public final class KafkaEventLog implements EventLog {
 			return Flux.empty();
 		}
 		// generate, not using: its cleanup never runs while a poll is in progress on
-		// another
-		// thread (a KafkaConsumer is single-threaded); a cancelled read closes its
-		// consumer
-		// without waiting for the broker, and one that read everything gives it back.
+		// another thread (a KafkaConsumer is single-threaded); a cancelled read closes
+		// its consumer without waiting for the broker, and one that read everything
+		// gives it back.
 		return Flux.<List<Event>, Read>generate(() -> {
 			KafkaConsumer<String, byte[]> consumer = this.readers.take();
 			consumer.assign(wanted);
@@ -347,13 +346,16 @@ public final class KafkaEventLog implements EventLog {
 			}
 			catch (InterruptException ex) {
 				// Only a cancelled subscription interrupts this thread (subscribeOn
-				// disposes
-				// its task): nobody listens any more.
+				// disposes its task): nobody listens any more.
 				Thread.interrupted();
 				sink.complete();
 			}
 			return read;
 		}, (read) -> {
+			if (read == null) {
+				// cancelled before the read began: no consumer was taken
+				return;
+			}
 			if (read.ended) {
 				this.readers.give(read.consumer);
 			}

@@ -8,9 +8,11 @@ import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.swagger.v3.oas.annotations.media.Schema;
 
+import dev.streamgate.core.oauth.ClientCredentials;
+
 /**
  * A topic's publisher: {@code http-post} takes no fields, {@code http-poller} watches a
- * URL.
+ * URL, page by page when it is paginated, with a bearer token when it needs one.
  *
  * @param type the publisher type
  * @param url the polled URL
@@ -19,6 +21,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param payloadPointer RFC 6901 pointer to the part of the response that is the document
  * @param timeout per-poll timeout
  * @param retry what to retry and how
+ * @param pagination how to follow a paginated source, {@code null} for one request
+ * @param oauth2 client credentials for a bearer token, {@code null} for none
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Publisher(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) PublisherType type,
@@ -30,11 +34,12 @@ public record Publisher(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) Pub
 				example = "/data") String payloadPointer,
 		@Schema(type = "string", format = "duration", description = "http-poller: per poll, default PT10S",
 				example = "PT10S") Duration timeout,
-		Retry retry) {
+		Retry retry, Pagination pagination,
+		@Schema(description = "http-poller: OAuth 2.0 client credentials for the source") ClientCredentials oauth2) {
 
 	/** The publisher of topics that say nothing else. */
-	public static final Publisher HTTP_POST = new Publisher(PublisherType.HTTP_POST, null, null, null, null, null,
-			null);
+	public static final Publisher HTTP_POST = new Publisher(PublisherType.HTTP_POST, null, null, null, null, null, null,
+			null, null);
 
 	/**
 	 * The poller's retry policy.
@@ -69,7 +74,9 @@ public record Publisher(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) Pub
 				(this.headers != null) ? this.headers : Map.of(),
 				(this.payloadPointer != null) ? this.payloadPointer : "",
 				(this.timeout != null) ? this.timeout : Duration.ofSeconds(10),
-				(this.retry != null) ? this.retry.withDefaults() : Retry.DEFAULT);
+				(this.retry != null) ? this.retry.withDefaults() : Retry.DEFAULT,
+				(this.pagination != null) ? this.pagination.withDefaults() : null,
+				(this.oauth2 != null) ? this.oauth2.withDefaults() : null);
 	}
 
 }

@@ -137,38 +137,48 @@ public final class TopicJson {
 
 	/**
 	 * What a client reads of a topic: its tree with the values of the poller's headers
-	 * masked, since any of them may carry a credential (they are write-only, like webhook
-	 * secrets).
+	 * and its OAuth2 client secret masked, since any of them may carry a credential (they
+	 * are write-only, like webhook secrets).
 	 * @param topic the topic
 	 * @return its tree, for a response
 	 */
 	public static ObjectNode toResponse(Topic topic) {
 		ObjectNode tree = toTree(topic);
-		if (tree.get("publisher") instanceof ObjectNode publisher
-				&& publisher.get("headers") instanceof ObjectNode headers) {
-			List.copyOf(headers.propertyNames()).forEach((name) -> headers.put(name, MASK));
+		if (tree.get("publisher") instanceof ObjectNode publisher) {
+			if (publisher.get("headers") instanceof ObjectNode headers) {
+				List.copyOf(headers.propertyNames()).forEach((name) -> headers.put(name, MASK));
+			}
+			if (publisher.get("oauth2") instanceof ObjectNode oauth2 && oauth2.has("clientSecret")) {
+				oauth2.put("clientSecret", MASK);
+			}
 		}
 		return tree;
 	}
 
 	/**
-	 * A merge patch of a topic without the masked header values a client sent back as it
-	 * read them: those keep their stored value.
+	 * A merge patch of a topic without the masked values (header values, the OAuth2
+	 * client secret) a client sent back as it read them: those keep their stored value.
 	 * @param patch the merge patch
 	 * @return the patch to apply
 	 */
 	public static JsonNode withoutMaskedValues(JsonNode patch) {
-		if (patch.get("publisher") instanceof ObjectNode publisher
-				&& publisher.get("headers") instanceof ObjectNode headers) {
-			JsonNode copy = patch.deepCopy();
-			ObjectNode copiedHeaders = (ObjectNode) copy.get("publisher").get("headers");
+		if (!(patch.get("publisher") instanceof ObjectNode publisher)) {
+			return patch;
+		}
+		JsonNode copy = patch.deepCopy();
+		ObjectNode copiedPublisher = (ObjectNode) copy.get("publisher");
+		if (publisher.get("headers") instanceof ObjectNode headers) {
+			ObjectNode copiedHeaders = (ObjectNode) copiedPublisher.get("headers");
 			headers.properties()
 				.stream()
 				.filter((entry) -> MASK.equals(entry.getValue().asString(null)))
 				.forEach((entry) -> copiedHeaders.remove(entry.getKey()));
-			return copy;
 		}
-		return patch;
+		if (copiedPublisher.get("oauth2") instanceof ObjectNode oauth2
+				&& MASK.equals(oauth2.path("clientSecret").asString(null))) {
+			oauth2.remove("clientSecret");
+		}
+		return copy;
 	}
 
 	/**

@@ -103,6 +103,12 @@ public final class TopicValidator {
 			}
 		}
 		validateRetry(publisher.retry(), errors);
+		if (publisher.pagination() != null) {
+			publisher.pagination().validate(errors);
+		}
+		if (publisher.oauth2() != null) {
+			publisher.oauth2().validate("/publisher/oauth2", errors);
+		}
 	}
 
 	private static void validateUrl(URI url, List<FieldError> errors) {

@@ -203,9 +203,9 @@ final class Poller {
 	}
 
 	private Mono<Result> publish(Topic topic, Fetch fetch) {
-		this.bytesFetched.increment(fetch.body().length);
+		this.bytesFetched.increment(fetch.size());
 		// Parsing and diffing large documents is CPU work: keep it off the event loops.
-		return Mono.fromCallable(() -> payload(topic, fetch.body()))
+		return Mono.fromCallable(() -> payload(topic, fetch))
 			.subscribeOn(Schedulers.parallel())
 			.flatMap((payload) -> (topic.payloadType() == PayloadType.SNAPSHOT)
 					? this.publisher.publishDocumentAsOnlyWriter(topic, (JsonStructure) payload)
@@ -217,7 +217,11 @@ final class Poller {
 				if (changed) {
 					this.changesPublished.increment();
 				}
-				return changed ? Result.CHANGED : Result.UNCHANGED;
+				Result result = changed ? Result.CHANGED : Result.UNCHANGED;
+				return fetch.truncated()
+						? result.withDetail("the source has more than maxPages ("
+								+ topic.publisher().pagination().maxPages() + ") pages; the first ones were published")
+						: result;
 			});
 	}
 
@@ -237,14 +241,17 @@ final class Poller {
 	}
 
 	/** The part of the answer the topic publishes. */
-	private static JsonValue payload(Topic topic, byte[] body) {
-		JsonValue answer;
-		try {
-			answer = JsonPatches.read(body);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new SourceFailure(SourceFailure.Kind.NOT_JSON, "The answer (" + body.length
-					+ " bytes) is not valid JSON: " + ((ex.getMessage() != null) ? ex.getMessage() : "unreadable"));
+	private static JsonValue payload(Topic topic, Fetch fetch) {
+		JsonValue answer = fetch.document();
+		if (answer == null) {
+			byte[] body = fetch.body();
+			try {
+				answer = JsonPatches.read(body);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new SourceFailure(SourceFailure.Kind.NOT_JSON, "The answer (" + body.length
+						+ " bytes) is not valid JSON: " + ((ex.getMessage() != null) ? ex.getMessage() : "unreadable"));
+			}
 		}
 		String pointer = topic.publisher().payloadPointer();
 		JsonValue payload = answer;
@@ -297,6 +304,10 @@ final class Poller {
 		static final Result UNCHANGED = new Result("unchanged", null);
 
 		static final Result NOT_MODIFIED = new Result("not-modified", null);
+
+		Result withDetail(String newDetail) {
+			return new Result(this.outcome, newDetail);
+		}
 
 	}
 

@@ -10,6 +10,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.streamgate.core.egress.EgressGuard;
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.lease.Leases;
+import dev.streamgate.core.oauth.AccessTokens;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
 import dev.streamgate.core.topic.TopicStore;
@@ -24,11 +25,11 @@ public class PollerConfiguration {
 
 	@Bean
 	Pollers pollers(TopicStore topicStore, Leases leases, EgressGuard egressGuard, EventPublisher eventPublisher,
-			PollerProperties properties, MeterRegistry meters) {
+			PollerProperties properties, MeterRegistry meters, AccessTokens accessTokens) {
 		// Sources see which node polls them, which makes double polling visible in their
 		// logs.
 		String userAgent = "streamgate-poller/1 (node " + UUID.randomUUID().toString().substring(0, 8) + ")";
-		SourceClient client = new SourceClient(egressGuard, properties, userAgent);
+		SourceClient client = new SourceClient(egressGuard, properties, userAgent, accessTokens);
 		return new Pollers(topicStore, leases, client, eventPublisher, meters);
 	}
 

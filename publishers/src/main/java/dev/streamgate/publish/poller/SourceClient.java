@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 
 import javax.net.ssl.SSLException;
 
@@ -15,7 +16,9 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.netty.handler.timeout.ReadTimeoutException;
+import jakarta.json.JsonValue;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.client.HttpClientResponse;
 import reactor.netty.resources.ConnectionProvider;
@@ -23,13 +26,17 @@ import reactor.util.retry.Retry;
 
 import dev.streamgate.core.egress.EgressGuard;
 import dev.streamgate.core.egress.EgressRefusedException;
+import dev.streamgate.core.oauth.AccessTokenException;
+import dev.streamgate.core.oauth.AccessTokens;
+import dev.streamgate.core.oauth.ClientCredentials;
 import dev.streamgate.core.topic.Publisher;
 
 /**
- * Fetches a poller's source: one GET with the topic's headers and conditional-request
- * validators, its timeout, a bounded body, redirects followed a few times, and retries
- * with exponential backoff on the configured statuses and on transport failures. Every
- * failure is a {@link SourceFailure} that says what went wrong.
+ * Fetches a poller's source: one GET with the topic's headers, its bearer token and
+ * conditional-request validators, its timeout, a bounded body, redirects followed a few
+ * times, and retries with exponential backoff on the configured statuses and on transport
+ * failures; for a paginated source, one such GET per page. Every failure is a
+ * {@link SourceFailure} that says what went wrong.
  */
 final class SourceClient implements Source {
 
@@ -39,9 +46,12 @@ final class SourceClient implements Source {
 
 	private final String userAgent;
 
-	SourceClient(EgressGuard guard, PollerProperties properties, String userAgent) {
+	private final AccessTokens tokens;
+
+	SourceClient(EgressGuard guard, PollerProperties properties, String userAgent, AccessTokens tokens) {
 		this.properties = properties;
 		this.userAgent = userAgent;
+		this.tokens = tokens;
 		ConnectionProvider pool = ConnectionProvider.builder("streamgate-poller")
 			.maxConnections(properties.maxConnections())
 			.maxIdleTime(java.time.Duration.ofSeconds(30))
@@ -57,18 +67,36 @@ final class SourceClient implements Source {
 	}
 
 	/**
-	 * One poll, retries included.
+	 * One poll, retries included: one page, or every page of a paginated source.
 	 * @param publisher the topic's publisher
-	 * @param validators the validators of the last answer, for a conditional request
+	 * @param validators the validators of the last answer, for a conditional request (not
+	 * sent to a paginated source, whose first page may not change when others do)
 	 * @return the answer
 	 */
 	@Override
 	public Mono<Fetch> fetch(Publisher publisher, Validators validators) {
+		if (publisher.pagination() == null) {
+			return page(publisher, validators, publisher.url());
+		}
+		Pages pages = new Pages(publisher.pagination(), publisher.url(), this.properties.maxBody().toBytes());
+		return pages(publisher, publisher.url(), pages);
+	}
+
+	private Mono<Fetch> pages(Publisher publisher, URI url, Pages pages) {
+		// Parsing pages is CPU work: keep it off the event loops.
+		return page(publisher, Validators.NONE, url).publishOn(Schedulers.parallel()).flatMap((fetch) -> {
+			URI next = pages.add(url, fetch);
+			return (next != null) ? pages(publisher, next, pages) : Mono.just(Fetch.merged(pages));
+		});
+	}
+
+	/** One page, retries included. */
+	private Mono<Fetch> page(Publisher publisher, Validators validators, URI url) {
 		AtomicInteger attempts = new AtomicInteger();
 		Publisher.Retry retry = publisher.retry();
 		Mono<Fetch> attempt = Mono.defer(() -> {
 			attempts.incrementAndGet();
-			return once(publisher, validators);
+			return authorized(publisher, (token) -> request(publisher, validators, token, publisher.url(), url, 0));
 		})
 			.timeout(publisher.timeout(),
 					Mono.error(() -> new SourceFailure(SourceFailure.Kind.TIMEOUT,
@@ -83,13 +111,32 @@ final class SourceClient implements Source {
 			.onErrorMap(SourceFailure.class, (failure) -> failure.afterAttempts(attempts.get()));
 	}
 
-	private Mono<Fetch> once(Publisher publisher, Validators validators) {
-		URI source = publisher.url();
-		return request(publisher, validators, source, source, 0);
+	/**
+	 * A request with the topic's bearer token, when it has client credentials: a 401
+	 * drops the token and the request is sent once more with a new one.
+	 */
+	private Mono<Fetch> authorized(Publisher publisher, Function<String, Mono<Fetch>> request) {
+		ClientCredentials oauth2 = publisher.oauth2();
+		if (oauth2 == null) {
+			return request.apply(null);
+		}
+		return token(oauth2).flatMap((token) -> request.apply(token)
+			.onErrorResume((ex) -> ex instanceof SourceFailure failure && failure.kind() == SourceFailure.Kind.STATUS
+					&& Integer.valueOf(401).equals(failure.sourceStatus()), (unauthorized) -> {
+						this.tokens.reject(oauth2, token);
+						return token(oauth2).flatMap(request);
+					}));
+	}
+
+	private Mono<String> token(ClientCredentials oauth2) {
+		return this.tokens.token(oauth2)
+			.onErrorMap(AccessTokenException.class,
+					(ex) -> new SourceFailure(SourceFailure.Kind.AUTH, ex.getMessage()));
 	}
 
 	/** One request, and the next one while the answer is a redirect. */
-	private Mono<Fetch> request(Publisher publisher, Validators validators, URI source, URI url, int redirects) {
+	private Mono<Fetch> request(Publisher publisher, Validators validators, String token, URI source, URI url,
+			int redirects) {
 		long maxBody = this.properties.maxBody().toBytes();
 		boolean sameOrigin = sameOrigin(source, url);
 		return this.http.headers((headers) -> {
@@ -99,6 +146,9 @@ final class SourceClient implements Source {
 				// As browsers drop Authorization on a cross-origin redirect: every header
 				// the topic configures may carry a credential.
 				publisher.headers().forEach(headers::set);
+				if (token != null) {
+					headers.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + token);
+				}
 				validators.addTo(headers);
 			}
 		}).responseTimeout(publisher.timeout()).get().uri(url.toString()).response((response, body) -> {
@@ -126,11 +176,13 @@ final class SourceClient implements Source {
 				collected.writeBytes(chunk);
 			})
 				.then(Mono.fromSupplier(
-						() -> Step.done(new Fetch(collected.toByteArray(), validators(response.responseHeaders())))));
+						() -> Step.done(Fetch.page(collected.toByteArray(), validators(response.responseHeaders()),
+								String.join(", ", response.responseHeaders().getAll("Link"))))));
 		})
 			.single()
 			.flatMap((step) -> (step.redirect() != null)
-					? request(publisher, validators, source, step.redirect(), redirects + 1) : Mono.just(step.fetch()));
+					? request(publisher, validators, token, source, step.redirect(), redirects + 1)
+					: Mono.just(step.fetch()));
 	}
 
 	/** Where a redirect leads, within the limit. */
@@ -143,7 +195,7 @@ final class SourceClient implements Source {
 		String location = response.responseHeaders().get(HttpHeaderNames.LOCATION);
 		URI next;
 		try {
-			next = (location != null) ? url.resolve(location.trim()) : null;
+			next = (location != null) ? References.resolve(url, location.trim()) : null;
 		}
 		catch (IllegalArgumentException ex) {
 			next = null;
@@ -231,17 +283,34 @@ final class SourceClient implements Source {
 	}
 
 	/**
-	 * A source's answer.
+	 * A source's answer: one page as fetched, or the document merged from the pages of a
+	 * paginated source.
 	 *
-	 * @param body the body, or {@code null} when not modified
+	 * @param body the body of one page, or {@code null} when merged or not modified
 	 * @param validators its validators
+	 * @param link its {@code Link} header values, joined with commas
+	 * @param document the merged document of a paginated source, or {@code null}
+	 * @param size the bytes fetched, every page included
+	 * @param truncated whether pages were left out at {@code maxPages}
 	 */
-	record Fetch(byte[] body, Validators validators) {
+	record Fetch(byte[] body, Validators validators, String link, JsonValue document, long size, boolean truncated) {
 
 		static final Fetch NOT_MODIFIED = new Fetch(null, Validators.NONE);
 
+		Fetch(byte[] body, Validators validators) {
+			this(body, validators, "", null, (body != null) ? body.length : 0, false);
+		}
+
+		static Fetch page(byte[] body, Validators validators, String link) {
+			return new Fetch(body, validators, link, null, body.length, false);
+		}
+
+		static Fetch merged(Pages pages) {
+			return new Fetch(null, Validators.NONE, "", pages.document(), pages.bytes(), pages.truncated());
+		}
+
 		boolean notModified() {
-			return this.body == null;
+			return this.body == null && this.document == null;
 		}
 
 	}

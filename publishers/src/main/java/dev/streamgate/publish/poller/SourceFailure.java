@@ -94,7 +94,11 @@ final class SourceFailure extends RuntimeException {
 
 		NO_PAYLOAD("source-payload-missing", "The payload pointer matches nothing in the answer", 502),
 
-		NOT_A_DOCUMENT("source-not-a-document", "A snapshot topic needs a JSON object or array", 502);
+		NOT_A_DOCUMENT("source-not-a-document", "A snapshot topic needs a JSON object or array", 502),
+
+		PAGINATION("source-pagination", "The source's pages could not be followed", 502),
+
+		AUTH("source-auth", "No access token for the source", 502);
 
 		private final String slug;
 
