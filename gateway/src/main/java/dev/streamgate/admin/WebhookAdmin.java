@@ -17,17 +17,21 @@ import java.util.regex.Pattern;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 import dev.streamgate.core.egress.EgressGuard;
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.EventLog;
+import dev.streamgate.core.oauth.ClientCredentials;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.problem.StreamgateException.FieldError;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
+import dev.streamgate.core.topic.MergePatch;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicJson;
@@ -52,9 +56,9 @@ import org.springframework.stereotype.Component;
 @ConditionalOnRole(Role.ADMIN)
 public class WebhookAdmin {
 
-	private static final Set<String> FIELDS = Set.of("url", "mode", "headers", "secret", "description");
+	private static final Set<String> FIELDS = Set.of("url", "mode", "headers", "secret", "description", "oauth2");
 
-	private static final Set<String> PATCHABLE = Set.of("url", "headers", "description", "status");
+	private static final Set<String> PATCHABLE = Set.of("url", "headers", "description", "status", "oauth2");
 
 	private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}");
 
@@ -116,16 +120,17 @@ public class WebhookAdmin {
 		Map<String, String> headers = headers(body.get("headers"), errors);
 		String secret = secret(body.get("secret"), errors);
 		String description = description(body.get("description"), errors);
+		ClientCredentials oauth2 = oauth2(body.get("oauth2"), null, errors);
 		refuseIfAny(errors);
 		if (this.webhooks.list(topicId).size() >= this.properties.maxPerTopic()) {
 			throw new StreamgateException(ProblemType.TOO_MANY_REQUESTS, "Topic '" + topicId + "' has "
 					+ this.properties.maxPerTopic() + " webhooks, the most allowed (streamgate.webhook.max-per-topic)");
 		}
 		Instant now = now();
-		return checkEgress(url).then(this.eventLog.end(topic)).flatMap((end) -> {
+		return checkEgress(url).then(checkTokenEgress(oauth2)).then(this.eventLog.end(topic)).flatMap((end) -> {
 			Webhook webhook = new Webhook(generateId(), topicId, url, mode, headers,
 					(secret != null) ? secret : Signatures.newSecret(), description, Webhook.Status.ACTIVE, null, 0,
-					end.toString(), mode != SubscriptionMode.EVENT, now, now);
+					end.toString(), mode != SubscriptionMode.EVENT, now, now, oauth2);
 			return this.webhooks.save(webhook);
 		});
 	}
@@ -183,14 +188,17 @@ public class WebhookAdmin {
 		String description = patch.has("description") ? description(patch.get("description"), errors)
 				: current.description();
 		Webhook.Status status = patch.has("status") ? status(patch.get("status"), errors) : current.status();
+		ClientCredentials oauth2 = patch.has("oauth2") ? oauth2(patch.get("oauth2"), current.oauth2(), errors)
+				: current.oauth2();
 		refuseIfAny(errors);
 		Instant now = now();
 		Webhook changed = new Webhook(current.id(), current.topicId(), url, current.mode(), headers, current.secret(),
 				description, current.status(), current.disabledReason(), current.epoch(), current.start(),
-				current.startWithSnapshot(), current.createdAt(), now);
+				current.startWithSnapshot(), current.createdAt(), now, oauth2);
 		Webhook toSave = (status == current.status()) ? changed
 				: changed.withStatus(status, "disabled through the API", now);
 		return (patch.has("url") ? checkEgress(url) : Mono.<Void>empty())
+			.then(patch.has("oauth2") ? checkTokenEgress(oauth2) : Mono.<Void>empty())
 			.then(Mono.defer(() -> this.webhooks.save(toSave)));
 	}
 
@@ -311,6 +319,55 @@ public class WebhookAdmin {
 			.flatMap((refusal) -> refusal
 				.<Mono<Void>>map((reason) -> Mono.error(invalid(new FieldError("/url", reason))))
 				.orElse(Mono.empty()));
+	}
+
+	private Mono<Void> checkTokenEgress(ClientCredentials oauth2) {
+		if (oauth2 == null) {
+			return Mono.empty();
+		}
+		return this.egress.check(oauth2.tokenUrl())
+			.flatMap((refusal) -> refusal
+				.<Mono<Void>>map((reason) -> Mono.error(invalid(new FieldError("/oauth2/tokenUrl", reason))))
+				.orElse(Mono.empty()));
+	}
+
+	/**
+	 * Client credentials from a request, merged (RFC 7386) into the current ones on a
+	 * change: {@code null} removes them; the stored secret stays, sent back masked or not
+	 * sent, but only for the token URL it was given for.
+	 */
+	private static ClientCredentials oauth2(JsonNode node, ClientCredentials current, List<FieldError> errors) {
+		if (node == null || node.isNull()) {
+			return null;
+		}
+		if (current != null && node.isObject()) {
+			ObjectNode base = TopicJson.strictMapper().valueToTree(current);
+			base.put("clientSecret", TopicJson.MASK);
+			node = MergePatch.apply(base, node);
+		}
+		ClientCredentials oauth2;
+		try {
+			oauth2 = TopicJson.strictMapper().treeToValue(node, ClientCredentials.class);
+		}
+		catch (JacksonException ex) {
+			errors.add(new FieldError("/oauth2", "must be an object of tokenUrl, clientId, clientSecret, scope, "
+					+ "audience, authentication: " + ex.getOriginalMessage().lines().findFirst().orElse("")));
+			return null;
+		}
+		if (oauth2 == null) {
+			return null;
+		}
+		if (TopicJson.MASK.equals(oauth2.clientSecret())) {
+			if (current == null || oauth2.tokenUrl() == null || !current.tokenUrl().equals(oauth2.tokenUrl())) {
+				errors.add(new FieldError("/oauth2/clientSecret",
+						"must be given again when tokenUrl changes: a stored secret goes only to its own token URL"));
+				return null;
+			}
+			oauth2 = oauth2.withSecret(current.clientSecret());
+		}
+		oauth2 = oauth2.withDefaults();
+		oauth2.validate("/oauth2", errors);
+		return oauth2;
 	}
 
 	private static void object(JsonNode body, Set<String> allowed) {

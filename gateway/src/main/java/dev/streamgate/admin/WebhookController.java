@@ -26,6 +26,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
 
+import dev.streamgate.core.oauth.ClientCredentials;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
@@ -169,9 +170,10 @@ public class WebhookController {
 		// Custom headers may carry credentials: write-only, like the secret.
 		Map<String, String> masked = new LinkedHashMap<>();
 		webhook.headers().keySet().forEach((name) -> masked.put(name, TopicJson.MASK));
+		ClientCredentials oauth2 = (webhook.oauth2() != null) ? webhook.oauth2().withSecret(TopicJson.MASK) : null;
 		return new WebhookDocument(webhook.id(), webhook.topicId(), webhook.url(), webhook.mode().value(), masked,
-				webhook.description(), webhook.status().value(), webhook.disabledReason(), secret, webhook.createdAt(),
-				webhook.updatedAt(), delivery);
+				oauth2, webhook.description(), webhook.status().value(), webhook.disabledReason(), secret,
+				webhook.createdAt(), webhook.updatedAt(), delivery);
 	}
 
 	private static byte[] required(byte[] body) {
@@ -189,6 +191,8 @@ public class WebhookController {
 	 * @param headers headers sent with every delivery
 	 * @param secret a {@code whsec_} secret (generated when absent)
 	 * @param description free text
+	 * @param oauth2 client credentials: deliveries carry a bearer token of the endpoint's
+	 * authorization server
 	 */
 	public record WebhookRequest(
 			@Schema(requiredMode = Schema.RequiredMode.REQUIRED,
@@ -196,7 +200,7 @@ public class WebhookController {
 			@Schema(allowableValues = {
 					"snapshot-patch", "snapshot-only", "event" }) String mode,
 			Map<String, String> headers, @Schema(pattern = "^whsec_[A-Za-z0-9+/]+=*$") String secret,
-			@Schema(maxLength = 500) String description){
+			@Schema(maxLength = 500) String description, ClientCredentials oauth2){
 	}
 
 	/**
@@ -228,6 +232,7 @@ public class WebhookController {
 	 * @param url the target
 	 * @param mode the subscription mode
 	 * @param headers the registered headers
+	 * @param oauth2 the client credentials, secret masked
 	 * @param description the description
 	 * @param status {@code active} or {@code disabled}
 	 * @param disabledReason why it is disabled
@@ -238,8 +243,8 @@ public class WebhookController {
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record WebhookDocument(String id, String topicId, String url, String mode, Map<String, String> headers,
-			String description, String status, String disabledReason, String secret, Instant createdAt,
-			Instant updatedAt, Delivery delivery) {
+			ClientCredentials oauth2, String description, String status, String disabledReason, String secret,
+			Instant createdAt, Instant updatedAt, Delivery delivery) {
 	}
 
 	/**

@@ -73,7 +73,7 @@ class PaginatedPollerIntegrationTests {
 		assertThat(((JsonObject) document).getInt("page")).isEqualTo(1);
 		assertThat(items(document)).isEqualTo(source.items());
 
-		int tokensBefore = source.tokensIssued();
+		int tokensBefore = source.authorization.tokensIssued();
 		int pagesBefore = source.pageRequests.size();
 		int unauthorizedBefore = source.unauthorized.get();
 		// Six seconds of polls: tokens expire three times, and one is revoked.
@@ -83,7 +83,10 @@ class PaginatedPollerIntegrationTests {
 			source.change();
 			changes++;
 			if (changes == 4) {
-				source.revokeTokens();
+				// Right after a token was issued, so that the next poll still has it.
+				int issued = source.authorization.tokensIssued();
+				await().atMost(WAIT).until(() -> source.authorization.tokensIssued() > issued);
+				source.authorization.revokeTokens();
 			}
 			sleep(Duration.ofMillis(700));
 		}
@@ -105,9 +108,10 @@ class PaginatedPollerIntegrationTests {
 		// Tokens are cached across pages and polls, renewed before they expire (a fifth
 		// of
 		// their life early), and once more after the revocation's 401.
-		assertThat(source.tokensIssued() - tokensBefore).as("tokens for %d polls", polls).isBetween(3, polls - 1);
+		assertThat(source.authorization.tokensIssued() - tokensBefore).as("tokens for %d polls", polls)
+			.isBetween(3, polls - 1);
 		assertThat(source.unauthorized.get() - unauthorizedBefore).as("401s: only the revoked token's").isBetween(1, 2);
-		assertThat(source.tokenRequests).allSatisfy((form) -> {
+		assertThat(source.authorization.requests()).allSatisfy((form) -> {
 			assertThat(form).containsEntry("grant_type", "client_credentials")
 				.containsEntry("scope", "items:read")
 				.containsEntry("audience", "https://api.example.test");

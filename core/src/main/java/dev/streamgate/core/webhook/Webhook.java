@@ -5,6 +5,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import dev.streamgate.core.oauth.ClientCredentials;
 import dev.streamgate.core.topic.SubscriptionMode;
 
 /**
@@ -26,10 +27,12 @@ import dev.streamgate.core.topic.SubscriptionMode;
  * (snapshot modes)
  * @param createdAt when it was registered
  * @param updatedAt when it last changed
+ * @param oauth2 client credentials for a bearer token to the endpoint, {@code null} for
+ * none
  */
 public record Webhook(String id, String topicId, String url, SubscriptionMode mode, Map<String, String> headers,
 		String secret, String description, Status status, String disabledReason, long epoch, String start,
-		boolean startWithSnapshot, Instant createdAt, Instant updatedAt) {
+		boolean startWithSnapshot, Instant createdAt, Instant updatedAt, ClientCredentials oauth2) {
 
 	public boolean isActive() {
 		return this.status == Status.ACTIVE;
@@ -45,7 +48,7 @@ public record Webhook(String id, String topicId, String url, SubscriptionMode mo
 	public Webhook withStatus(Status newStatus, String reason, Instant now) {
 		return new Webhook(this.id, this.topicId, this.url, this.mode, this.headers, this.secret, this.description,
 				newStatus, (newStatus == Status.DISABLED) ? reason : null, this.epoch, this.start,
-				this.startWithSnapshot, this.createdAt, now);
+				this.startWithSnapshot, this.createdAt, now, this.oauth2);
 	}
 
 	/**
@@ -57,7 +60,7 @@ public record Webhook(String id, String topicId, String url, SubscriptionMode mo
 	public Webhook replayedFrom(String cursor, Instant now) {
 		return new Webhook(this.id, this.topicId, this.url, this.mode, this.headers, this.secret, this.description,
 				this.status, this.disabledReason, this.epoch + 1, cursor, this.mode != SubscriptionMode.EVENT,
-				this.createdAt, now);
+				this.createdAt, now, this.oauth2);
 	}
 
 	/**

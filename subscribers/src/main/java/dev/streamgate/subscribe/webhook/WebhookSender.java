@@ -25,6 +25,9 @@ import reactor.netty.resources.ConnectionProvider;
 
 import dev.streamgate.core.egress.EgressGuard;
 import dev.streamgate.core.egress.EgressRefusedException;
+import dev.streamgate.core.oauth.AccessTokenException;
+import dev.streamgate.core.oauth.AccessTokens;
+import dev.streamgate.core.oauth.ClientCredentials;
 import dev.streamgate.core.webhook.Webhook;
 
 /**
@@ -47,7 +50,20 @@ public class WebhookSender {
 
 	private final String userAgent;
 
-	public WebhookSender(EgressGuard guard, WebhookProperties properties, String userAgent, Clock clock) {
+	private final AccessTokens tokens;
+
+	/**
+	 * Creates a sender.
+	 * @param guard the egress guard every connection passes
+	 * @param properties timeouts and pool size
+	 * @param userAgent the {@code User-Agent} of deliveries
+	 * @param clock the clock of {@code webhook-timestamp}
+	 * @param tokens access tokens for webhooks with client credentials, {@code null}
+	 * where none has them (tests)
+	 */
+	public WebhookSender(EgressGuard guard, WebhookProperties properties, String userAgent, Clock clock,
+			AccessTokens tokens) {
+		this.tokens = tokens;
 		this.timeout = properties.timeout();
 		this.userAgent = userAgent;
 		this.clock = clock;
@@ -64,18 +80,40 @@ public class WebhookSender {
 	}
 
 	/**
-	 * Sends one attempt.
+	 * Sends one attempt. A webhook with client credentials sends its bearer token; a 401
+	 * drops the token and the delivery is sent once more with a new one, within the same
+	 * attempt.
 	 * @param webhook the webhook
 	 * @param delivery what to send
 	 * @return the outcome
 	 */
 	public Mono<Result> send(Webhook webhook, Delivery delivery) {
+		ClientCredentials oauth2 = webhook.oauth2();
+		if (oauth2 == null || this.tokens == null) {
+			return post(webhook, delivery, null);
+		}
+		long started = System.nanoTime();
+		return this.tokens.token(oauth2).flatMap((token) -> post(webhook, delivery, token).flatMap((result) -> {
+			if (result.statusCode() == null || result.statusCode() != 401) {
+				return Mono.just(result);
+			}
+			this.tokens.reject(oauth2, token);
+			return this.tokens.token(oauth2).flatMap((renewed) -> post(webhook, delivery, renewed));
+		}))
+			.onErrorResume(AccessTokenException.class, (ex) -> Mono
+				.just(new Result(null, elapsed(started), "no access token: " + ex.getMessage(), null, null)));
+	}
+
+	private Mono<Result> post(Webhook webhook, Delivery delivery, String token) {
 		return Mono.defer(() -> {
 			long started = System.nanoTime();
 			long timestamp = this.clock.instant().getEpochSecond();
 			String signature = Signatures.sign(webhook.secret(), delivery.messageId(), timestamp, delivery.body());
 			return this.http.headers((headers) -> {
 				webhook.headers().forEach(headers::set);
+				if (token != null) {
+					headers.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + token);
+				}
 				headers.set(HttpHeaderNames.CONTENT_TYPE, "application/json")
 					.set(HttpHeaderNames.USER_AGENT, this.userAgent)
 					.set("webhook-id", delivery.messageId())
