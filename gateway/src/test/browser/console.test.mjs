@@ -37,16 +37,28 @@ const cutConnections = () => { for (const socket of sockets) socket.destroy(); }
 
 // A webhook endpoint.
 const received = [];
+let tokensIssued = 0;
 const hooks = http.createServer((request, response) => {
   let body = '';
   request.on('data', (chunk) => { body += chunk; });
   request.on('end', () => {
     // /fail answers like a broken receiver, with a JSON error; /source-fail is a failing poller source.
+    // /token is the endpoint's OAuth 2.0 authorization server (client credentials).
+    if (request.url === '/token') {
+      const expected = 'Basic ' + Buffer.from('console:oauth-s3cr3t-value').toString('base64');
+      if (request.headers.authorization !== expected || !body.includes('grant_type=client_credentials')) {
+        response.writeHead(401, { 'Content-Type': 'application/json' }).end('{"error":"invalid_client"}');
+        return;
+      }
+      response.writeHead(200, { 'Content-Type': 'application/json' })
+        .end(JSON.stringify({ access_token: `tok-${++tokensIssued}`, token_type: 'Bearer', expires_in: 300 }));
+      return;
+    }
     if (request.url === '/fail' || request.url === '/source-fail') {
       response.writeHead(500, { 'Content-Type': 'application/json' }).end('{"error":"not today"}');
       return;
     }
-    received.push({ headers: request.headers, body });
+    received.push({ url: request.url, headers: request.headers, body });
     response.writeHead(204).end();
   });
 });
@@ -169,6 +181,25 @@ try {
   'a failed attempt shows the status and the start of the body the endpoint answered');
   expect(/^\d+ ms$/.test(await failedAttempt.first().locator('td:nth-child(6)').textContent()), 'attempt durations read as ms');
   await page.screenshot({ path: `${shots}/9-attempt-response.png`, fullPage: true });
+
+  // An endpoint behind OAuth 2.0: the ping carries a bearer token, the client secret is never shown.
+  await page.locator('#register').evaluate((details) => { details.open = true; });
+  await page.fill('#webhook-url', `http://127.0.0.1:${hooks.address().port}/secured`);
+  await page.fill('#webhook-oauth2', JSON.stringify({ tokenUrl: `http://127.0.0.1:${hooks.address().port}/token`,
+    clientId: 'console', clientSecret: 'oauth-s3cr3t-value', scope: 'hooks' }));
+  await page.click('#webhook-form button');
+  const securedRow = page.locator('#webhooks tr', { hasText: 'OAuth 2.0' });
+  await securedRow.waitFor();
+  await securedRow.locator('button:text("Test")').click();
+  for (let i = 0; i < 50 && !received.some((d) => d.url === '/secured'); i++) await new Promise((r) => setTimeout(r, 200));
+  const securedPing = received.find((d) => d.url === '/secured');
+  expect(securedPing?.headers.authorization === 'Bearer tok-1' && securedPing.body.includes('"type":"ping"'),
+    'a webhook registered with OAuth 2.0 client credentials sends the bearer token it fetched');
+  const pageText = await page.content();
+  const leak = pageText.indexOf('oauth-s3cr3t-value');
+  expect(leak < 0 && await page.inputValue('#webhook-oauth2') === '',
+    `the client secret is not on the page after registration${leak < 0 ? '' : ': ' + pageText.slice(Math.max(0, leak - 300), leak + 50)}`);
+  await page.screenshot({ path: `${shots}/9b-webhook-oauth2.png`, fullPage: true });
 
   // History: from the oldest retained event, and from a point in time.
   await page.click('nav button[data-tab="live"]');

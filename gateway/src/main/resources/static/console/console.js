@@ -262,6 +262,10 @@ async function loadStatus() {
     ['webhooks', `${webhooks.active ?? 0} active (${webhooks.failing ?? 0} failing), ${webhooks.disabled ?? 0} disabled`],
   ];
   if (state.topic.publisher?.pollingPeriod) rows.push(['polling', `every ${humanDuration(state.topic.publisher.pollingPeriod)}`]);
+  const pages = state.topic.publisher?.pagination;
+  if (pages) rows.push(['pages', `up to ${pages.maxPages}, next by ${pages.type === 'link-header' ? 'Link header' : pages.nextPointer}${pages.itemsPointer ? ', items at ' + pages.itemsPointer : ''}`]);
+  const oauth2 = state.topic.publisher?.oauth2;
+  if (oauth2) rows.push(['source auth', `OAuth 2.0 client ${oauth2.clientId} at ${oauth2.tokenUrl}`]);
   if (json.lastPoll) {
     rows.push(['last poll', `${ago(json.lastPoll.at)}: ${json.lastPoll.outcome} in ${humanDuration(json.lastPoll.duration)}${json.lastPoll.detail ? ' — ' + json.lastPoll.detail : ''}`]);
   }
@@ -273,7 +277,9 @@ const webhooksPath = () => `/api/v1/topics/${encodeURIComponent(state.topic.id)}
 async function loadWebhooks() {
   const { json } = await api('GET', webhooksPath());
   $('#webhooks').replaceChildren(...json.items.map((hook) => el('tr', { 'data-webhook': hook.id },
-    el('td', {}, el('code', {}, hook.id)), el('td', {}, hook.url), el('td', {}, hook.mode),
+    el('td', {}, el('code', {}, hook.id)),
+    el('td', {}, hook.url, hook.oauth2 ? el('span', { class: 'muted', title: `OAuth 2.0 token from ${hook.oauth2.tokenUrl}` }, ' · OAuth 2.0') : ''),
+    el('td', {}, hook.mode),
     el('td', { title: hook.disabledReason ?? '' }, hook.status), el('td', {}, hook.delivery?.delivered ?? 0),
     el('td', {}, hook.delivery?.failed ?? 0), el('td', {}, el('code', {}, hook.delivery?.cursor ?? '')),
     el('td', {},
@@ -292,6 +298,13 @@ async function registerWebhook() {
       body.headers = JSON.parse($('#webhook-headers').value);
     } catch {
       throw new Error('Headers must be a JSON object such as {"X-Team": "quant"}');
+    }
+  }
+  if ($('#webhook-oauth2').value.trim()) {
+    try {
+      body.oauth2 = JSON.parse($('#webhook-oauth2').value);
+    } catch {
+      throw new Error('OAuth 2.0 client credentials must be a JSON object such as {"tokenUrl": "https://…", "clientId": "…", "clientSecret": "…"}');
     }
   }
   const { json } = await api('POST', webhooksPath(), body);
