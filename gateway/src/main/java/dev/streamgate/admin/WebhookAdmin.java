@@ -40,6 +40,8 @@ import dev.streamgate.core.webhook.Attempt;
 import dev.streamgate.core.webhook.AttemptLog;
 import dev.streamgate.core.webhook.DeliveryState;
 import dev.streamgate.core.webhook.DeliveryStates;
+import dev.streamgate.core.webhook.KafkaSink;
+import dev.streamgate.core.webhook.KafkaTarget;
 import dev.streamgate.core.webhook.Webhook;
 import dev.streamgate.core.webhook.WebhookStore;
 import dev.streamgate.subscribe.webhook.Delivery;
@@ -56,9 +58,10 @@ import org.springframework.stereotype.Component;
 @ConditionalOnRole(Role.ADMIN)
 public class WebhookAdmin {
 
-	private static final Set<String> FIELDS = Set.of("url", "mode", "headers", "secret", "description", "oauth2");
+	private static final Set<String> FIELDS = Set.of("url", "mode", "headers", "secret", "description", "oauth2",
+			"kafka");
 
-	private static final Set<String> PATCHABLE = Set.of("url", "headers", "description", "status", "oauth2");
+	private static final Set<String> PATCHABLE = Set.of("url", "headers", "description", "status", "oauth2", "kafka");
 
 	private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}");
 
@@ -90,10 +93,14 @@ public class WebhookAdmin {
 
 	private final WebhookProperties properties;
 
+	private final KafkaSink kafkaSink;
+
 	private final Clock clock = Clock.systemUTC();
 
 	public WebhookAdmin(TopicStore topics, WebhookStore webhooks, DeliveryStates states, AttemptLog attempts,
-			EventLog eventLog, EgressGuard egress, WebhookSender sender, WebhookProperties properties) {
+			EventLog eventLog, EgressGuard egress, WebhookSender sender, WebhookProperties properties,
+			KafkaSink kafkaSink) {
+		this.kafkaSink = kafkaSink;
 		this.topics = topics;
 		this.webhooks = webhooks;
 		this.states = states;
@@ -115,7 +122,12 @@ public class WebhookAdmin {
 		ensureReady();
 		object(body, FIELDS);
 		List<FieldError> errors = new ArrayList<>();
-		String url = url(body.get("url"), true, errors);
+		KafkaTarget kafka = kafka(body.get("kafka"), null, errors);
+		String url = url(body.get("url"), kafka == null && !body.has("kafka"), errors);
+		if (kafka != null && (url != null || body.has("oauth2"))) {
+			errors.add(new FieldError("/kafka",
+					"delivers into Kafka instead of to a url: give one of url and kafka " + "(oauth2 is for url)"));
+		}
 		SubscriptionMode mode = mode(topic, body.get("mode"), errors);
 		Map<String, String> headers = headers(body.get("headers"), errors);
 		String secret = secret(body.get("secret"), errors);
@@ -127,10 +139,10 @@ public class WebhookAdmin {
 					+ this.properties.maxPerTopic() + " webhooks, the most allowed (streamgate.webhook.max-per-topic)");
 		}
 		Instant now = now();
-		return checkEgress(url).then(checkTokenEgress(oauth2)).then(this.eventLog.end(topic)).flatMap((end) -> {
+		return checkTarget(url, kafka).then(checkTokenEgress(oauth2)).then(this.eventLog.end(topic)).flatMap((end) -> {
 			Webhook webhook = new Webhook(generateId(), topicId, url, mode, headers,
 					(secret != null) ? secret : Signatures.newSecret(), description, Webhook.Status.ACTIVE, null, 0,
-					end.toString(), mode != SubscriptionMode.EVENT, now, now, oauth2);
+					end.toString(), mode != SubscriptionMode.EVENT, now, now, oauth2, kafka);
 			return this.webhooks.save(webhook);
 		});
 	}
@@ -182,7 +194,12 @@ public class WebhookAdmin {
 		Webhook current = find(topicId, webhookId);
 		object(patch, PATCHABLE);
 		List<FieldError> errors = new ArrayList<>();
-		String url = patch.has("url") ? url(patch.get("url"), true, errors) : current.url();
+		String url = patch.has("url") ? url(patch.get("url"), current.kafka() == null, errors) : current.url();
+		KafkaTarget kafka = patch.has("kafka") ? kafka(patch.get("kafka"), current.kafka(), errors) : current.kafka();
+		if ((url == null) == (kafka == null)) {
+			errors.add(new FieldError(patch.has("kafka") ? "/kafka" : "/url",
+					"a webhook delivers to exactly one of url and kafka"));
+		}
 		Map<String, String> headers = patch.has("headers") ? keepMasked(headers(patch.get("headers"), errors), current)
 				: current.headers();
 		String description = patch.has("description") ? description(patch.get("description"), errors)
@@ -194,10 +211,10 @@ public class WebhookAdmin {
 		Instant now = now();
 		Webhook changed = new Webhook(current.id(), current.topicId(), url, current.mode(), headers, current.secret(),
 				description, current.status(), current.disabledReason(), current.epoch(), current.start(),
-				current.startWithSnapshot(), current.createdAt(), now, oauth2);
+				current.startWithSnapshot(), current.createdAt(), now, oauth2, kafka);
 		Webhook toSave = (status == current.status()) ? changed
 				: changed.withStatus(status, "disabled through the API", now);
-		return (patch.has("url") ? checkEgress(url) : Mono.<Void>empty())
+		return ((patch.has("url") || patch.has("kafka")) ? checkTarget(url, kafka) : Mono.<Void>empty())
 			.then(patch.has("oauth2") ? checkTokenEgress(oauth2) : Mono.<Void>empty())
 			.then(Mono.defer(() -> this.webhooks.save(toSave)));
 	}
@@ -319,6 +336,62 @@ public class WebhookAdmin {
 			.flatMap((refusal) -> refusal
 				.<Mono<Void>>map((reason) -> Mono.error(invalid(new FieldError("/url", reason))))
 				.orElse(Mono.empty()));
+	}
+
+	/**
+	 * A URL must be outside the operator's network; a Kafka target's bootstrap servers
+	 * too, and its topic must exist and take these credentials.
+	 */
+	private Mono<Void> checkTarget(String url, KafkaTarget kafka) {
+		if (kafka == null) {
+			return checkEgress(url);
+		}
+		Mono<Void> servers = Flux.fromIterable(kafka.servers())
+			.concatMap((server) -> this.egress.check(URI.create("kafka://" + server)))
+			.filter(java.util.Optional::isPresent)
+			.next()
+			.flatMap((refusal) -> Mono.error(invalid(new FieldError("/kafka/bootstrapServers", refusal.get()))));
+		return servers.then(this.kafkaSink.check(kafka))
+			.flatMap((problem) -> problem
+				.<Mono<Void>>map((reason) -> Mono.error(invalid(new FieldError("/kafka", reason))))
+				.orElse(Mono.empty()));
+	}
+
+	/**
+	 * A Kafka target from a request, merged (RFC 7386) into the current one on a change;
+	 * the stored password stays when sent back masked, for the same bootstrap servers.
+	 */
+	private static KafkaTarget kafka(JsonNode node, KafkaTarget current, List<FieldError> errors) {
+		if (node == null || node.isNull()) {
+			return null;
+		}
+		if (current != null && node.isObject()) {
+			ObjectNode base = TopicJson.strictMapper().valueToTree(current.withPassword(TopicJson.MASK));
+			node = MergePatch.apply(base, node);
+		}
+		KafkaTarget kafka;
+		try {
+			kafka = TopicJson.strictMapper().treeToValue(node, KafkaTarget.class);
+		}
+		catch (JacksonException ex) {
+			errors.add(new FieldError("/kafka", "must be an object of bootstrapServers, topic and security: "
+					+ ex.getOriginalMessage().lines().findFirst().orElse("")));
+			return null;
+		}
+		if (kafka == null) {
+			return null;
+		}
+		if (kafka.security() != null && TopicJson.MASK.equals(kafka.security().password())) {
+			if (current == null || current.security() == null
+					|| !java.util.Objects.equals(current.bootstrapServers(), kafka.bootstrapServers())) {
+				errors.add(new FieldError("/kafka/security/password",
+						"must be given again when bootstrapServers change: a stored password goes only to its own cluster"));
+				return null;
+			}
+			kafka = kafka.withPassword(current.security().password());
+		}
+		kafka.validate("/kafka", errors);
+		return kafka;
 	}
 
 	private Mono<Void> checkTokenEgress(ClientCredentials oauth2) {

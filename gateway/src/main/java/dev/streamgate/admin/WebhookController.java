@@ -27,6 +27,7 @@ import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
 
 import dev.streamgate.core.oauth.ClientCredentials;
+import dev.streamgate.core.webhook.KafkaTarget;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
@@ -171,8 +172,11 @@ public class WebhookController {
 		Map<String, String> masked = new LinkedHashMap<>();
 		webhook.headers().keySet().forEach((name) -> masked.put(name, TopicJson.MASK));
 		ClientCredentials oauth2 = (webhook.oauth2() != null) ? webhook.oauth2().withSecret(TopicJson.MASK) : null;
+		KafkaTarget kafka = (webhook.kafka() != null && webhook.kafka().security() != null
+				&& webhook.kafka().security().password() != null) ? webhook.kafka().withPassword(TopicJson.MASK)
+						: webhook.kafka();
 		return new WebhookDocument(webhook.id(), webhook.topicId(), webhook.url(), webhook.mode().value(), masked,
-				oauth2, webhook.description(), webhook.status().value(), webhook.disabledReason(), secret,
+				oauth2, kafka, webhook.description(), webhook.status().value(), webhook.disabledReason(), secret,
 				webhook.createdAt(), webhook.updatedAt(), delivery);
 	}
 
@@ -193,14 +197,15 @@ public class WebhookController {
 	 * @param description free text
 	 * @param oauth2 client credentials: deliveries carry a bearer token of the endpoint's
 	 * authorization server
+	 * @param kafka deliver into this Kafka topic instead of to {@code url}
 	 */
 	public record WebhookRequest(
-			@Schema(requiredMode = Schema.RequiredMode.REQUIRED,
+			@Schema(description = "required unless kafka is given",
 					example = "https://hooks.example.com/prices") String url,
 			@Schema(allowableValues = {
 					"snapshot-patch", "snapshot-only", "event" }) String mode,
 			Map<String, String> headers, @Schema(pattern = "^whsec_[A-Za-z0-9+/]+=*$") String secret,
-			@Schema(maxLength = 500) String description, ClientCredentials oauth2){
+			@Schema(maxLength = 500) String description, ClientCredentials oauth2, KafkaTarget kafka){
 	}
 
 	/**
@@ -233,6 +238,7 @@ public class WebhookController {
 	 * @param mode the subscription mode
 	 * @param headers the registered headers
 	 * @param oauth2 the client credentials, secret masked
+	 * @param kafka the Kafka target, password masked
 	 * @param description the description
 	 * @param status {@code active} or {@code disabled}
 	 * @param disabledReason why it is disabled
@@ -243,8 +249,8 @@ public class WebhookController {
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record WebhookDocument(String id, String topicId, String url, String mode, Map<String, String> headers,
-			ClientCredentials oauth2, String description, String status, String disabledReason, String secret,
-			Instant createdAt, Instant updatedAt, Delivery delivery) {
+			ClientCredentials oauth2, KafkaTarget kafka, String description, String status, String disabledReason,
+			String secret, Instant createdAt, Instant updatedAt, Delivery delivery) {
 	}
 
 	/**

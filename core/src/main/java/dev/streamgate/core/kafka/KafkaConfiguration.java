@@ -128,6 +128,11 @@ public class KafkaConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
+	KafkaTargets kafkaTargets(KafkaClients clients) {
+		return new KafkaTargets(clients);
+	}
+
+	@Bean(destroyMethod = "close")
 	KafkaHealthIndicator kafkaHealthIndicator(Admin kafkaAdmin, KafkaClients clients) {
 		return new KafkaHealthIndicator(kafkaAdmin, clients.bootstrapServers());
 	}

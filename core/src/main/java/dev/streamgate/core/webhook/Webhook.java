@@ -29,10 +29,12 @@ import dev.streamgate.core.topic.SubscriptionMode;
  * @param updatedAt when it last changed
  * @param oauth2 client credentials for a bearer token to the endpoint, {@code null} for
  * none
+ * @param kafka the Kafka topic deliveries go into instead of {@code url} (which is then
+ * {@code null})
  */
 public record Webhook(String id, String topicId, String url, SubscriptionMode mode, Map<String, String> headers,
 		String secret, String description, Status status, String disabledReason, long epoch, String start,
-		boolean startWithSnapshot, Instant createdAt, Instant updatedAt, ClientCredentials oauth2) {
+		boolean startWithSnapshot, Instant createdAt, Instant updatedAt, ClientCredentials oauth2, KafkaTarget kafka) {
 
 	public boolean isActive() {
 		return this.status == Status.ACTIVE;
@@ -48,7 +50,7 @@ public record Webhook(String id, String topicId, String url, SubscriptionMode mo
 	public Webhook withStatus(Status newStatus, String reason, Instant now) {
 		return new Webhook(this.id, this.topicId, this.url, this.mode, this.headers, this.secret, this.description,
 				newStatus, (newStatus == Status.DISABLED) ? reason : null, this.epoch, this.start,
-				this.startWithSnapshot, this.createdAt, now, this.oauth2);
+				this.startWithSnapshot, this.createdAt, now, this.oauth2, this.kafka);
 	}
 
 	/**
@@ -60,7 +62,7 @@ public record Webhook(String id, String topicId, String url, SubscriptionMode mo
 	public Webhook replayedFrom(String cursor, Instant now) {
 		return new Webhook(this.id, this.topicId, this.url, this.mode, this.headers, this.secret, this.description,
 				this.status, this.disabledReason, this.epoch + 1, cursor, this.mode != SubscriptionMode.EVENT,
-				this.createdAt, now, this.oauth2);
+				this.createdAt, now, this.oauth2, this.kafka);
 	}
 
 	/**

@@ -10,6 +10,7 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.streamgate.core.egress.EgressGuard;
 import dev.streamgate.core.oauth.AccessTokens;
+import dev.streamgate.core.webhook.KafkaSink;
 import dev.streamgate.core.event.SnapshotDocuments;
 import dev.streamgate.core.lease.Leases;
 import dev.streamgate.core.role.ConditionalOnRole;
@@ -29,10 +30,11 @@ import dev.streamgate.subscribe.follow.TopicFollowers;
 public class WebhookConfiguration {
 
 	@Bean
-	WebhookSender webhookSender(EgressGuard egressGuard, WebhookProperties properties, AccessTokens accessTokens) {
+	WebhookSender webhookSender(EgressGuard egressGuard, WebhookProperties properties, AccessTokens accessTokens,
+			KafkaSink kafkaSink) {
 		// Endpoints see which node delivers to them.
 		String userAgent = "streamgate-webhook/1 (node " + UUID.randomUUID().toString().substring(0, 8) + ")";
-		return new WebhookSender(egressGuard, properties, userAgent, Clock.systemUTC(), accessTokens);
+		return new WebhookSender(egressGuard, properties, userAgent, Clock.systemUTC(), accessTokens, kafkaSink);
 	}
 
 	@Bean

@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeoutException;
 
 import javax.net.ssl.SSLException;
@@ -28,6 +30,7 @@ import dev.streamgate.core.egress.EgressRefusedException;
 import dev.streamgate.core.oauth.AccessTokenException;
 import dev.streamgate.core.oauth.AccessTokens;
 import dev.streamgate.core.oauth.ClientCredentials;
+import dev.streamgate.core.webhook.KafkaSink;
 import dev.streamgate.core.webhook.Webhook;
 
 /**
@@ -52,6 +55,8 @@ public class WebhookSender {
 
 	private final AccessTokens tokens;
 
+	private final KafkaSink kafka;
+
 	/**
 	 * Creates a sender.
 	 * @param guard the egress guard every connection passes
@@ -60,10 +65,13 @@ public class WebhookSender {
 	 * @param clock the clock of {@code webhook-timestamp}
 	 * @param tokens access tokens for webhooks with client credentials, {@code null}
 	 * where none has them (tests)
+	 * @param kafka writes deliveries of subscriptions into Kafka topics, {@code null}
+	 * where none has one (tests)
 	 */
 	public WebhookSender(EgressGuard guard, WebhookProperties properties, String userAgent, Clock clock,
-			AccessTokens tokens) {
+			AccessTokens tokens, KafkaSink kafka) {
 		this.tokens = tokens;
+		this.kafka = kafka;
 		this.timeout = properties.timeout();
 		this.userAgent = userAgent;
 		this.clock = clock;
@@ -88,6 +96,9 @@ public class WebhookSender {
 	 * @return the outcome
 	 */
 	public Mono<Result> send(Webhook webhook, Delivery delivery) {
+		if (webhook.kafka() != null) {
+			return sendToKafka(webhook, delivery);
+		}
 		ClientCredentials oauth2 = webhook.oauth2();
 		if (oauth2 == null || this.tokens == null) {
 			return post(webhook, delivery, null);
@@ -102,6 +113,25 @@ public class WebhookSender {
 		}))
 			.onErrorResume(AccessTokenException.class, (ex) -> Mono
 				.just(new Result(null, elapsed(started), "no access token: " + ex.getMessage(), null, null)));
+	}
+
+	/**
+	 * A delivery into a Kafka topic: the envelope as the record's value, the streamgate
+	 * topic id as its key (one topic, one partition, in order), and the delivery's id,
+	 * type and topic as headers beside the registered ones.
+	 */
+	private Mono<Result> sendToKafka(Webhook webhook, Delivery delivery) {
+		long started = System.nanoTime();
+		if (this.kafka == null) {
+			return Mono.just(new Result(null, 0, "this node cannot write to Kafka targets", null, null));
+		}
+		Map<String, String> headers = new LinkedHashMap<>(webhook.headers());
+		headers.put("streamgate-id", delivery.messageId());
+		headers.put("streamgate-type", delivery.type());
+		headers.put("streamgate-topic", webhook.topicId());
+		return this.kafka.send(webhook.kafka(), webhook.topicId(), delivery.body(), headers)
+			.then(Mono.fromSupplier(() -> new Result(null, elapsed(started), null, null, null)))
+			.onErrorResume((ex) -> Mono.just(new Result(null, elapsed(started), ex.getMessage(), null, null)));
 	}
 
 	private Mono<Result> post(Webhook webhook, Delivery delivery, String token) {
@@ -214,8 +244,16 @@ public class WebhookSender {
 	 */
 	public record Result(Integer statusCode, long durationMs, String error, Duration retryAfter, String responseBody) {
 
+		/**
+		 * Whether the delivery was taken: a 2xx answer, or (with no status) a Kafka
+		 * acknowledgement.
+		 * @return whether it succeeded
+		 */
 		public boolean isSuccess() {
-			return this.statusCode != null && this.statusCode >= 200 && this.statusCode < 300;
+			if (this.statusCode == null) {
+				return this.error == null;
+			}
+			return this.statusCode >= 200 && this.statusCode < 300;
 		}
 
 		Result withError(String newError) {

@@ -70,7 +70,7 @@ class DispatcherTests {
 
 	private final Webhook webhook = new Webhook("wh_1", "orders", "http://127.0.0.1:9/hook", SubscriptionMode.EVENT,
 			Map.of(), "whsec_test", null, Webhook.Status.ACTIVE, null, 0, "-1", false, Instant.EPOCH, Instant.EPOCH,
-			null);
+			null, null);
 
 	private Dispatcher dispatcher;
 
@@ -203,7 +203,7 @@ class DispatcherTests {
 			super(new EgressGuard(new EgressProperties(List.of(), true)),
 					new WebhookProperties(List.of(Duration.ofSeconds(1)), Duration.ofSeconds(1), Duration.ofDays(1), 1,
 							1, 1),
-					"test", Clock.systemUTC(), null);
+					"test", Clock.systemUTC(), null, null);
 		}
 
 		void answer(int... statuses) {

@@ -1,0 +1,224 @@
+package dev.streamgate.webhook;
+
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonStructure;
+import jakarta.json.JsonValue;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.http.MediaType;
+
+import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.GatewayProcess;
+import dev.streamgate.support.TestKafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Subscriptions that deliver into a Kafka topic instead of an HTTP endpoint, read back
+ * with Kafka's own consumer.
+ */
+class KafkaSubscriptionIntegrationTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(60);
+
+	@Test
+	void everyVersionOfASnapshotTopicReachesKafkaInOrderAcrossARestart(@TempDir Path dir) throws Exception {
+		String out = "out-" + TestKafka.uniquePrefix().replace(".", "");
+		createKafkaTopic(out, 3);
+		List<String> args = arguments(dir);
+		String webhookId;
+		try (GatewayProcess first = GatewayProcess.startReady(dir.resolve("first.log"), args.toArray(String[]::new))) {
+			post(first, "/api/v1/topics",
+					"{\"id\":\"board\",\"payloadType\":\"snapshot\",\"publisher\":{\"type\":\"http-post\"}}", 201);
+			post(first, "/api/v1/publish/board", document(0), 202);
+			String created = post(first, "/api/v1/topics/board/webhooks",
+					"{\"mode\":\"snapshot-patch\",\"headers\":{\"X-Team\":\"ops\"},\"kafka\":{\"bootstrapServers\":\""
+							+ TestKafka.bootstrapServers() + "\",\"topic\":\"" + out + "\"}}",
+					201);
+			webhookId = parse(created).asJsonObject().getString("id");
+			assertThat(parse(created).asJsonObject()).doesNotContainKey("url");
+			for (int version = 1; version <= 10; version++) {
+				post(first, "/api/v1/publish/board", document(version), 202);
+			}
+			first.stop();
+		}
+		try (GatewayProcess second = GatewayProcess.startReady(dir.resolve("second.log"),
+				args.toArray(String[]::new))) {
+			for (int version = 11; version <= 20; version++) {
+				post(second, "/api/v1/publish/board", document(version), 202);
+			}
+			List<ConsumerRecord<String, String>> records = await().atMost(WAIT)
+				.pollInterval(Duration.ofMillis(500))
+				.until(() -> read(out),
+						(read) -> read.stream().map((r) -> header(r, "streamgate-id")).distinct().count() >= 21);
+			// At least once: a delivery sent again after the restart has the id of the
+			// first; a receiver drops it by streamgate-id.
+			Map<String, ConsumerRecord<String, String>> byId = new LinkedHashMap<>();
+			for (ConsumerRecord<String, String> record : records) {
+				assertThat(record.key()).isEqualTo("board");
+				assertThat(header(record, "streamgate-topic")).isEqualTo("board");
+				assertThat(header(record, "X-Team")).isEqualTo("ops");
+				byId.putIfAbsent(header(record, "streamgate-id"), record);
+			}
+			List<ConsumerRecord<String, String>> unique = new ArrayList<>(byId.values());
+			assertThat(header(unique.get(0), "streamgate-type")).isEqualTo("snapshot");
+			JsonStructure rebuilt = null;
+			int version = 0;
+			for (ConsumerRecord<String, String> record : unique) {
+				JsonObject envelope = parse(record.value()).asJsonObject();
+				assertThat(envelope.getString("type")).isEqualTo(header(record, "streamgate-type"));
+				rebuilt = "snapshot".equals(envelope.getString("type")) ? (JsonStructure) envelope.get("data")
+						: Json.createPatch(envelope.getJsonArray("data")).apply(rebuilt);
+				int v = ((JsonObject) rebuilt).getInt("v");
+				assertThat(v).as("versions in order, none skipped").isEqualTo(version);
+				version++;
+			}
+			assertThat(version).isEqualTo(21);
+			assertThat(rebuilt).isEqualTo(parse(document(20)));
+			// Replayed like any webhook: the document again, under new ids.
+			post(second, "/api/v1/topics/board/webhooks/" + webhookId + "/replay",
+					"{\"since\":\"2020-01-01T00:00:00Z\"}", 202);
+			List<ConsumerRecord<String, String>> replayed = await().atMost(WAIT)
+				.pollInterval(Duration.ofMillis(500))
+				.until(() -> read(out).stream().filter((r) -> header(r, "streamgate-id").endsWith("_r1")).toList(),
+						(again) -> !again.isEmpty() && again.stream()
+							.anyMatch((r) -> r.value().contains("\"v\":20") || r.value().contains("\"value\":20")));
+			JsonStructure again = null;
+			for (ConsumerRecord<String, String> record : replayed) {
+				JsonObject envelope = parse(record.value()).asJsonObject();
+				again = "snapshot".equals(envelope.getString("type")) ? (JsonStructure) envelope.get("data")
+						: Json.createPatch(envelope.getJsonArray("data")).apply(again);
+			}
+			assertThat(header(replayed.get(0), "streamgate-type")).isEqualTo("snapshot");
+			assertThat(again).isEqualTo(parse(document(20)));
+			// Where deliveries stand, as for any webhook.
+			await().atMost(WAIT)
+				.untilAsserted(() -> assertThat(get(second, "/api/v1/topics/board/webhooks/" + webhookId))
+					.contains("\"topic\":\"" + out + "\"")
+					.contains("\"failed\":0"));
+		}
+	}
+
+	@Test
+	void targetsThatCannotBeWrittenAreRefusedAtRegistration(@TempDir Path dir) throws Exception {
+		try (GatewayProcess gateway = GatewayProcess.startReady(dir.resolve("gateway.log"),
+				arguments(dir).toArray(String[]::new))) {
+			post(gateway, "/api/v1/topics",
+					"{\"id\":\"orders\",\"payloadType\":\"event\",\"publisher\":{\"type\":\"http-post\"}}", 201);
+			String base = "/api/v1/topics/orders/webhooks";
+			String broker = TestKafka.bootstrapServers();
+			assertThat(post(gateway, base,
+					"{\"kafka\":{\"bootstrapServers\":\"" + broker + "\",\"topic\":\"no-such-topic-here\"}}", 400))
+				.contains("\"pointer\":\"/kafka\"")
+				.contains("no-such-topic-here");
+			assertThat(post(gateway, base, "{\"kafka\":{\"bootstrapServers\":\"127.0.0.1:1\",\"topic\":\"x\"}}", 400))
+				.contains("\"pointer\":\"/kafka\"");
+			assertThat(
+					post(gateway, base, "{\"kafka\":{\"bootstrapServers\":\"127.0.0.2:9092\",\"topic\":\"x\"}}", 400))
+				.contains("\"pointer\":\"/kafka/bootstrapServers\"");
+			assertThat(post(gateway, base, "{\"kafka\":{\"topic\":\"bad topic\"}}", 400))
+				.contains("\"pointer\":\"/kafka/topic\"");
+			assertThat(
+					post(gateway, base, "{\"kafka\":{\"topic\":\"x\",\"security\":{\"protocol\":\"SASL_SSL\"}}}", 400))
+				.contains("\"pointer\":\"/kafka/security\"");
+			assertThat(post(gateway, base, "{\"url\":\"http://127.0.0.1:9/x\",\"kafka\":{\"topic\":\"x\"}}", 400))
+				.contains("\"pointer\":\"/kafka\"");
+			assertThat(post(gateway, base, "{\"mode\":\"event\"}", 400)).contains("\"pointer\":\"/url\"");
+		}
+	}
+
+	private static List<String> arguments(Path dir) {
+		List<String> args = new ArrayList<>(List.of(GatewayKafka.arguments(TestKafka.uniquePrefix())));
+		args.remove("--server.port=0");
+		args.add("--streamgate.egress.allowed-cidrs=127.0.0.1/32");
+		args.add("--streamgate.embedded-kafka.data-dir=" + dir.resolve("unused"));
+		return args;
+	}
+
+	private static String document(int version) {
+		return "{\"v\":" + version + ",\"rows\":[{\"id\":1,\"price\":" + (100 + version)
+				+ "},{\"id\":2,\"price\":50}],\"note\":\"" + ((version % 2 == 0) ? "even" : "odd") + "\"}";
+	}
+
+	private static void createKafkaTopic(String name, int partitions) throws Exception {
+		try (Admin admin = Admin
+			.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()))) {
+			admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get();
+		}
+	}
+
+	private static List<ConsumerRecord<String, String>> read(String topic) {
+		Properties config = new Properties();
+		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers());
+		try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
+				new StringDeserializer())) {
+			List<TopicPartition> partitions = consumer.partitionsFor(topic)
+				.stream()
+				.map((info) -> new TopicPartition(topic, info.partition()))
+				.toList();
+			consumer.assign(partitions);
+			consumer.seekToBeginning(partitions);
+			Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+			List<ConsumerRecord<String, String>> records = new ArrayList<>();
+			long deadline = System.currentTimeMillis() + 10_000;
+			while (partitions.stream().anyMatch((p) -> consumer.position(p) < ends.get(p))
+					&& System.currentTimeMillis() < deadline) {
+				consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+			}
+			// One streamgate topic is one key: all its records are in one partition.
+			assertThat(records.stream().map(ConsumerRecord::partition).distinct()).hasSizeLessThanOrEqualTo(1);
+			return records;
+		}
+	}
+
+	private static String header(ConsumerRecord<String, String> record, String name) {
+		var header = record.headers().lastHeader(name);
+		return (header != null) ? new String(header.value(), StandardCharsets.UTF_8) : null;
+	}
+
+	private static String post(GatewayProcess gateway, String uri, String json, int status) {
+		return gateway.client()
+			.post()
+			.uri(uri)
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue(json)
+			.exchange()
+			.expectStatus()
+			.isEqualTo(status)
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+	}
+
+	private static String get(GatewayProcess gateway, String uri) {
+		return gateway.client().get().uri(uri).exchange().expectBody(String.class).returnResult().getResponseBody();
+	}
+
+	private static JsonValue parse(String json) {
+		try (JsonReader reader = Json.createReader(new StringReader(json))) {
+			return reader.readValue();
+		}
+	}
+
+}
