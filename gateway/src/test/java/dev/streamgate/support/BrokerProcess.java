@@ -7,8 +7,15 @@ import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 
 import dev.streamgate.core.kafka.EmbeddedKafkaBroker;
 
@@ -26,11 +33,14 @@ public final class BrokerProcess implements AutoCloseable {
 
 	private final Path output;
 
+	private final int saslPort;
+
 	private Process process;
 
-	private BrokerProcess(Path dataDir, int port, Path output) {
+	private BrokerProcess(Path dataDir, int port, int saslPort, Path output) {
 		this.dataDir = dataDir;
 		this.port = port;
+		this.saslPort = saslPort;
 		this.output = output;
 	}
 
@@ -41,9 +51,43 @@ public final class BrokerProcess implements AutoCloseable {
 	 * @return the running broker
 	 */
 	public static BrokerProcess start(Path dataDir, Path output) {
-		BrokerProcess broker = new BrokerProcess(dataDir, GatewayProcess.freePort(), output);
+		BrokerProcess broker = new BrokerProcess(dataDir, GatewayProcess.freePort(), 0, output);
 		broker.restart();
 		return broker;
+	}
+
+	/**
+	 * Starts a broker that also has a SASL_PLAINTEXT listener with SCRAM-SHA-256, and
+	 * adds one user through the plain listener.
+	 * @param dataDir its storage
+	 * @param output file that receives its console output
+	 * @param user the SCRAM user
+	 * @param password the user's password
+	 * @return the running broker
+	 */
+	public static BrokerProcess startWithScram(Path dataDir, Path output, String user, String password) {
+		BrokerProcess broker = new BrokerProcess(dataDir, GatewayProcess.freePort(), GatewayProcess.freePort(), output);
+		broker.restart();
+		try (Admin admin = Admin
+			.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
+			admin
+				.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(user,
+						new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192), password)))
+				.all()
+				.get(30, TimeUnit.SECONDS);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException("Cannot add the SCRAM user", ex);
+		}
+		return broker;
+	}
+
+	/**
+	 * The SASL_PLAINTEXT listener's address.
+	 * @return {@code host:port}
+	 */
+	public String saslBootstrapServers() {
+		return "127.0.0.1:" + this.saslPort;
 	}
 
 	public String bootstrapServers() {
@@ -56,7 +100,7 @@ public final class BrokerProcess implements AutoCloseable {
 	public synchronized void restart() {
 		List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
 				"-cp", System.getProperty("java.class.path"), BrokerProcess.class.getName(), this.dataDir.toString(),
-				Integer.toString(this.port));
+				Integer.toString(this.port), Integer.toString(this.saslPort));
 		try {
 			this.process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.output.toFile()))
@@ -114,7 +158,11 @@ public final class BrokerProcess implements AutoCloseable {
 	 * @throws InterruptedException when interrupted
 	 */
 	public static void main(String[] args) throws InterruptedException {
-		EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(Path.of(args[0]), Integer.parseInt(args[1]));
+		int saslPort = (args.length > 2) ? Integer.parseInt(args[2]) : 0;
+		EmbeddedKafkaBroker broker = (saslPort != 0)
+				? EmbeddedKafkaBroker.start(Path.of(args[0]), Integer.parseInt(args[1]),
+						new EmbeddedKafkaBroker.SaslListener(saslPort, "SCRAM-SHA-256"))
+				: EmbeddedKafkaBroker.start(Path.of(args[0]), Integer.parseInt(args[1]));
 		CountDownLatch stopped = new CountDownLatch(1);
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
 			broker.close();

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.http.MediaType;
 
+import dev.streamgate.support.BrokerProcess;
 import dev.streamgate.support.GatewayKafka;
 import dev.streamgate.support.GatewayProcess;
 import dev.streamgate.support.TestKafka;
@@ -121,6 +122,42 @@ class KafkaSubscriptionIntegrationTests {
 	}
 
 	@Test
+	void aClusterThatAsksForScramCredentialsGetsThemAndAWrongPasswordIsRefused(@TempDir Path dir) throws Exception {
+		try (BrokerProcess other = BrokerProcess.startWithScram(dir.resolve("other-broker"),
+				dir.resolve("other-broker.log"), "streamgate", "scram-pa55word");
+				GatewayProcess gateway = GatewayProcess.startReady(dir.resolve("gateway.log"),
+						arguments(dir).toArray(String[]::new))) {
+			try (Admin admin = Admin
+				.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, other.bootstrapServers()))) {
+				admin.createTopics(List.of(new NewTopic("audit", 1, (short) 1))).all().get();
+			}
+			post(gateway, "/api/v1/topics",
+					"{\"id\":\"ledger\",\"payloadType\":\"event\",\"publisher\":{\"type\":\"http-post\"}}", 201);
+			String base = "/api/v1/topics/ledger/webhooks";
+			String wrong = "{\"kafka\":{\"bootstrapServers\":\"" + other.saslBootstrapServers()
+					+ "\",\"topic\":\"audit\",\"security\":{\"protocol\":\"SASL_PLAINTEXT\",\"mechanism\":"
+					+ "\"SCRAM-SHA-256\",\"username\":\"streamgate\",\"password\":\"not-it\"}}}";
+			assertThat(post(gateway, base, wrong, 400)).contains("\"pointer\":\"/kafka\"")
+				.contains("refused the credentials")
+				.doesNotContain("not-it");
+			String id = parse(post(gateway, base, wrong.replace("not-it", "scram-pa55word"), 201)).asJsonObject()
+				.getString("id");
+			for (int n = 0; n < 5; n++) {
+				post(gateway, "/api/v1/publish/ledger", "{\"n\":" + n + "}", 202);
+			}
+			List<Integer> received = await().atMost(WAIT)
+				.pollInterval(Duration.ofMillis(500))
+				.until(() -> read(other.bootstrapServers(), "audit").stream()
+					.map((r) -> parse(r.value()).asJsonObject().getJsonObject("data").getInt("n"))
+					.distinct()
+					.toList(), (n) -> n.size() >= 5);
+			assertThat(received).containsExactly(0, 1, 2, 3, 4);
+			assertThat(get(gateway, base + "/" + id)).contains("\"password\":\"******\"")
+				.doesNotContain("scram-pa55word");
+		}
+	}
+
+	@Test
 	void targetsThatCannotBeWrittenAreRefusedAtRegistration(@TempDir Path dir) throws Exception {
 		try (GatewayProcess gateway = GatewayProcess.startReady(dir.resolve("gateway.log"),
 				arguments(dir).toArray(String[]::new))) {
@@ -169,8 +206,12 @@ class KafkaSubscriptionIntegrationTests {
 	}
 
 	private static List<ConsumerRecord<String, String>> read(String topic) {
+		return read(TestKafka.bootstrapServers(), topic);
+	}
+
+	private static List<ConsumerRecord<String, String>> read(String bootstrapServers, String topic) {
 		Properties config = new Properties();
-		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers());
+		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
 		try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
 				new StringDeserializer())) {
 			List<TopicPartition> partitions = consumer.partitionsFor(topic)

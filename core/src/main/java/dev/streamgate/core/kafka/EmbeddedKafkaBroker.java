@@ -37,11 +37,14 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
 	private final int port;
 
+	private final SaslListener sasl;
+
 	private KafkaRaftServer server;
 
-	private EmbeddedKafkaBroker(Path dataDir, int port) {
+	private EmbeddedKafkaBroker(Path dataDir, int port, SaslListener sasl) {
 		this.dataDir = dataDir.toAbsolutePath().normalize();
 		this.port = port;
+		this.sasl = sasl;
 	}
 
 	/**
@@ -51,7 +54,22 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 	 * @return the running broker
 	 */
 	public static EmbeddedKafkaBroker start(Path dataDir, int port) {
-		EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(dataDir, (port != 0) ? port : freePort());
+		EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(dataDir, (port != 0) ? port : freePort(), null);
+		broker.startServer();
+		return broker;
+	}
+
+	/**
+	 * Starts a broker that also listens for SASL_PLAINTEXT clients with SCRAM (a cluster
+	 * that asks for credentials, for tests of clients that send them; users are added
+	 * with the Admin API through the plain listener).
+	 * @param dataDir the storage directory
+	 * @param port the plain client port
+	 * @param sasl the SASL listener
+	 * @return the running broker
+	 */
+	public static EmbeddedKafkaBroker start(Path dataDir, int port, SaslListener sasl) {
+		EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(dataDir, (port != 0) ? port : freePort(), sasl);
 		broker.startServer();
 		return broker;
 	}
@@ -110,12 +128,19 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 		config.put("process.roles", "broker,controller");
 		config.put("node.id", "1");
 		config.put("controller.quorum.voters", "1@" + HOST + ":" + controllerPort);
+		String sasl = (this.sasl != null) ? ",SASL_PLAINTEXT://" + HOST + ":" + this.sasl.port() : "";
 		config.put("listeners",
-				"PLAINTEXT://" + HOST + ":" + this.port + ",CONTROLLER://" + HOST + ":" + controllerPort);
-		config.put("advertised.listeners", "PLAINTEXT://" + HOST + ":" + this.port);
+				"PLAINTEXT://" + HOST + ":" + this.port + sasl + ",CONTROLLER://" + HOST + ":" + controllerPort);
+		config.put("advertised.listeners", "PLAINTEXT://" + HOST + ":" + this.port + sasl);
 		config.put("controller.listener.names", "CONTROLLER");
 		config.put("inter.broker.listener.name", "PLAINTEXT");
-		config.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+		config.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+				+ ((this.sasl != null) ? ",SASL_PLAINTEXT:SASL_PLAINTEXT" : ""));
+		if (this.sasl != null) {
+			config.put("sasl.enabled.mechanisms", this.sasl.mechanism());
+			config.put("listener.name.sasl_plaintext." + this.sasl.mechanism().toLowerCase(java.util.Locale.ROOT)
+					+ ".sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+		}
 		config.put("log.dirs", this.dataDir.toString());
 		// One node: every internal topic has a single replica, and nothing waits for
 		// peers.
@@ -139,6 +164,16 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 		config.put("num.network.threads", Integer.toString(Math.max(1, Math.min(3, cores / 2))));
 		config.put("background.threads", Integer.toString(Math.max(2, Math.min(10, cores))));
 		return config;
+	}
+
+	/**
+	 * A SASL_PLAINTEXT listener.
+	 *
+	 * @param port its port
+	 * @param mechanism the SCRAM mechanism, {@code SCRAM-SHA-256} or
+	 * {@code SCRAM-SHA-512}
+	 */
+	public record SaslListener(int port, String mechanism) {
 	}
 
 	private static int freePort() {
