@@ -201,6 +201,15 @@ try {
     `the client secret is not on the page after registration${leak < 0 ? '' : ': ' + pageText.slice(Math.max(0, leak - 300), leak + 50)}`);
   await page.screenshot({ path: `${shots}/9b-webhook-oauth2.png`, fullPage: true });
 
+  // A subscription into a Kafka topic of the gateway's own cluster: the form takes it instead of a URL, and an
+  // unknown Kafka topic is refused with the reason.
+  await page.locator('#register').evaluate((details) => { details.open = true; });
+  await page.fill('#webhook-kafka', JSON.stringify({ topic: 'no-such-kafka-topic' }));
+  await page.click('#webhook-form button');
+  await page.locator('#notice:not([hidden])').filter({ hasText: 'no-such-kafka-topic' }).waitFor();
+  expect(true, 'a Kafka target whose topic does not exist is refused with the reason');
+  await page.fill('#webhook-kafka', '');
+
   // History: from the oldest retained event, and from a point in time.
   await page.click('nav button[data-tab="live"]');
   await page.selectOption('#live-from', 'earliest');

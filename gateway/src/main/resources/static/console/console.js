@@ -278,7 +278,7 @@ async function loadWebhooks() {
   const { json } = await api('GET', webhooksPath());
   $('#webhooks').replaceChildren(...json.items.map((hook) => el('tr', { 'data-webhook': hook.id },
     el('td', {}, el('code', {}, hook.id)),
-    el('td', {}, hook.url, hook.oauth2 ? el('span', { class: 'muted', title: `OAuth 2.0 token from ${hook.oauth2.tokenUrl}` }, ' · OAuth 2.0') : ''),
+    el('td', {}, hook.url ?? `kafka: ${hook.kafka.topic} at ${hook.kafka.bootstrapServers ?? 'the gateway\'s cluster'}`, hook.oauth2 ? el('span', { class: 'muted', title: `OAuth 2.0 token from ${hook.oauth2.tokenUrl}` }, ' · OAuth 2.0') : ''),
     el('td', {}, hook.mode),
     el('td', { title: hook.disabledReason ?? '' }, hook.status), el('td', {}, hook.delivery?.delivered ?? 0),
     el('td', {}, hook.delivery?.failed ?? 0), el('td', {}, el('code', {}, hook.delivery?.cursor ?? '')),
@@ -291,7 +291,15 @@ async function loadWebhooks() {
 }
 
 async function registerWebhook() {
-  const body = { url: $('#webhook-url').value, mode: $('#webhook-mode').value };
+  const body = { mode: $('#webhook-mode').value };
+  if ($('#webhook-url').value) body.url = $('#webhook-url').value;
+  if ($('#webhook-kafka').value.trim()) {
+    try {
+      body.kafka = JSON.parse($('#webhook-kafka').value);
+    } catch {
+      throw new Error('The Kafka target must be a JSON object such as {"bootstrapServers": "kafka:9092", "topic": "orders-out"}');
+    }
+  }
   if ($('#webhook-description').value) body.description = $('#webhook-description').value;
   if ($('#webhook-headers').value.trim()) {
     try {
