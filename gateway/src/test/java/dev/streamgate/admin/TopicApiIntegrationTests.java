@@ -522,6 +522,14 @@ class TopicApiIntegrationTests {
 			.jsonPath("$.components.schemas.Topic.properties.payloadType")
 			.exists();
 		doc.jsonPath("$.components.securitySchemes.bearer.scheme").isEqualTo("bearer");
+		// Pagination and client credentials of pollers; client credentials and Kafka
+		// targets of webhooks; secrets marked write-only.
+		doc.jsonPath("$.components.schemas.Pagination.properties.type.enum")
+			.isEqualTo(List.of("link-header", "json-pointer"));
+		doc.jsonPath("$.components.schemas.Publisher.properties.oauth2").exists();
+		doc.jsonPath("$.components.schemas.ClientCredentials.properties.clientSecret.writeOnly").isEqualTo(true);
+		doc.jsonPath("$.components.schemas.WebhookRequest.properties.kafka").exists();
+		doc.jsonPath("$.components.schemas.Security.properties.password.writeOnly").isEqualTo(true);
 		expected.forEach((path, operations) -> operations.forEach((method, documented) -> {
 			List<String> statuses = new java.util.ArrayList<>(documented);
 			// Every API operation can be refused for its token.
