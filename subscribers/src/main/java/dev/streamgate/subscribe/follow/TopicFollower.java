@@ -90,6 +90,12 @@ public final class TopicFollower implements EventTail.Listener {
 
 	private Followed snapshot;
 
+	/**
+	 * A snapshot topic without a document yet: the newest problem (its publisher has
+	 * never succeeded), which a joining snapshot subscriber gets instead of a snapshot.
+	 */
+	private Followed problemWithoutDocument;
+
 	private AutoCloseable following;
 
 	private EventTail tail;
@@ -177,23 +183,40 @@ public final class TopicFollower implements EventTail.Listener {
 			this.ready.tryEmitValue(true);
 			return;
 		}
-		this.documents.load(this.topic, start).subscribe(this::documentLoaded, (ex) -> {
-			logger.error("Cannot rebuild the document of " + this.topic.id(), ex);
-			this.failed = true;
-			this.ready
-				.tryEmitError(new StreamgateException(ProblemType.SERVICE_UNAVAILABLE,
+		this.documents.load(this.topic, start)
+			.flatMap((loaded) -> (loaded.document() != null) ? Mono.just(new Loaded(loaded, null))
+					// No document: why not, if its publisher said so before this node
+					// followed the topic.
+					: this.log.newest(this.topic, (event) -> true)
+						.filter((event) -> event.type() == EventType.PROBLEM)
+						.map((problem) -> new Loaded(loaded, problem))
+						.onErrorResume((ex) -> Mono.empty())
+						.defaultIfEmpty(new Loaded(loaded, null)))
+			.subscribe(this::documentLoaded, (ex) -> {
+				logger.error("Cannot rebuild the document of " + this.topic.id(), ex);
+				this.failed = true;
+				this.ready.tryEmitError(new StreamgateException(ProblemType.SERVICE_UNAVAILABLE,
 						"The current document of '" + this.topic.id()
 								+ "' cannot be read from Kafka now; retry shortly",
 						ex)
 					.withRetryAfter(Duration.ofSeconds(2)));
-		});
+			});
 	}
 
-	private synchronized void documentLoaded(SnapshotDocument loaded) {
-		this.document = loaded;
+	private synchronized void documentLoaded(Loaded loaded) {
+		this.document = loaded.document();
+		Event problem = loaded.problem();
+		if (problem != null) {
+			Cursor after = Cursor.beforeAll(this.topic.partitions()).after(problem.partition(), problem.offset());
+			this.problemWithoutDocument = Followed.of(this.topic.id(), this.cursors.format(after), after, problem);
+		}
 		this.early.forEach(this::dispatch);
 		this.early.clear();
 		this.ready.tryEmitValue(true);
+	}
+
+	private boolean hasDocument() {
+		return this.document != null && this.document.document() != null;
 	}
 
 	@Override
@@ -226,6 +249,7 @@ public final class TopicFollower implements EventTail.Listener {
 		if (this.topic.payloadType() == PayloadType.SNAPSHOT) {
 			this.document = this.documents.apply(this.topic, this.document, event);
 			this.snapshot = null;
+			this.problemWithoutDocument = (event.type() == EventType.PROBLEM && !hasDocument()) ? followed : null;
 			if (event.type() != EventType.PROBLEM && has(SubscriptionMode.SNAPSHOT_ONLY)) {
 				snapshotOnly = currentSnapshot();
 			}
@@ -318,6 +342,10 @@ public final class TopicFollower implements EventTail.Listener {
 		SubscriptionMode mode = joining.mode();
 		if (cursor == null) {
 			Followed first = (mode == SubscriptionMode.EVENT) ? null : currentSnapshot();
+			if (first == null && mode != SubscriptionMode.EVENT) {
+				// Nothing to show yet but why.
+				first = this.problemWithoutDocument;
+			}
 			return stream(add(joining, null), (first != null) ? Flux.just(first) : Flux.empty());
 		}
 		if (mode == SubscriptionMode.SNAPSHOT_ONLY) {
@@ -510,6 +538,16 @@ public final class TopicFollower implements EventTail.Listener {
 	}
 
 	private record Joining(String channel, int queueSize, SubscriptionMode mode, Executor executor) {
+	}
+
+	/**
+	 * A snapshot topic's document as loaded when following starts, and the newest problem
+	 * when it has none.
+	 *
+	 * @param document the document
+	 * @param problem the newest event, a problem, or {@code null}
+	 */
+	private record Loaded(SnapshotDocument document, Event problem) {
 	}
 
 }
