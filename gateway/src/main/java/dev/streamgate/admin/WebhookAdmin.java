@@ -362,22 +362,8 @@ public class WebhookAdmin {
 	 * the stored password stays when sent back masked, for the same bootstrap servers.
 	 */
 	private static KafkaTarget kafka(JsonNode node, KafkaTarget current, List<FieldError> errors) {
-		if (node == null || node.isNull()) {
-			return null;
-		}
-		if (current != null && node.isObject()) {
-			ObjectNode base = TopicJson.strictMapper().valueToTree(current.withPassword(TopicJson.MASK));
-			node = MergePatch.apply(base, node);
-		}
-		KafkaTarget kafka;
-		try {
-			kafka = TopicJson.strictMapper().treeToValue(node, KafkaTarget.class);
-		}
-		catch (JacksonException ex) {
-			errors.add(new FieldError("/kafka", "must be an object of bootstrapServers, topic and security: "
-					+ ex.getOriginalMessage().lines().findFirst().orElse("")));
-			return null;
-		}
+		KafkaTarget kafka = merged(node, (current != null) ? current.withPassword(TopicJson.MASK) : null,
+				KafkaTarget.class, "/kafka", "an object of bootstrapServers, topic and security", errors);
 		if (kafka == null) {
 			return null;
 		}
@@ -410,23 +396,9 @@ public class WebhookAdmin {
 	 * sent, but only for the token URL it was given for.
 	 */
 	private static ClientCredentials oauth2(JsonNode node, ClientCredentials current, List<FieldError> errors) {
-		if (node == null || node.isNull()) {
-			return null;
-		}
-		if (current != null && node.isObject()) {
-			ObjectNode base = TopicJson.strictMapper().valueToTree(current);
-			base.put("clientSecret", TopicJson.MASK);
-			node = MergePatch.apply(base, node);
-		}
-		ClientCredentials oauth2;
-		try {
-			oauth2 = TopicJson.strictMapper().treeToValue(node, ClientCredentials.class);
-		}
-		catch (JacksonException ex) {
-			errors.add(new FieldError("/oauth2", "must be an object of tokenUrl, clientId, clientSecret, scope, "
-					+ "audience, authentication: " + ex.getOriginalMessage().lines().findFirst().orElse("")));
-			return null;
-		}
+		ClientCredentials oauth2 = merged(node, (current != null) ? current.withSecret(TopicJson.MASK) : null,
+				ClientCredentials.class, "/oauth2",
+				"an object of tokenUrl, clientId, clientSecret, scope, audience, authentication", errors);
 		if (oauth2 == null) {
 			return null;
 		}
@@ -441,6 +413,31 @@ public class WebhookAdmin {
 		oauth2 = oauth2.withDefaults();
 		oauth2.validate("/oauth2", errors);
 		return oauth2;
+	}
+
+	/**
+	 * A settings object from a request: {@code null} for JSON null or absent, merged (RFC
+	 * 7386) into the current settings (whose secret reads as the mask) on a change, read
+	 * strictly.
+	 */
+	private static <T> T merged(JsonNode node, T maskedCurrent, Class<T> type, String pointer, String shape,
+			List<FieldError> errors) {
+		if (node == null || node.isNull()) {
+			return null;
+		}
+		JsonNode merged = node;
+		if (maskedCurrent != null && node.isObject()) {
+			ObjectNode base = TopicJson.strictMapper().valueToTree(maskedCurrent);
+			merged = MergePatch.apply(base, node);
+		}
+		try {
+			return TopicJson.strictMapper().treeToValue(merged, type);
+		}
+		catch (JacksonException ex) {
+			errors.add(new FieldError(pointer,
+					"must be " + shape + ": " + ex.getOriginalMessage().lines().findFirst().orElse("")));
+			return null;
+		}
 	}
 
 	private static void object(JsonNode body, Set<String> allowed) {

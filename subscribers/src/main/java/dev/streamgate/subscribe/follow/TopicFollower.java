@@ -324,7 +324,7 @@ public final class TopicFollower implements EventTail.Listener {
 			return whenReady.then(this.log.start(this.topic)).map((start) -> Flux.defer(() -> join(joining, start)));
 		}
 		if (resume.unknown()) {
-			return whenReady.thenReturn(Flux.defer(() -> joinUnknown(joining)));
+			return whenReady.then(this.log.end(this.topic)).map((end) -> Flux.defer(() -> joinUnknown(joining, end)));
 		}
 		if (resume.earliest() || cursor == null) {
 			return whenReady.thenReturn(Flux.defer(() -> join(joining, null)));
@@ -332,7 +332,7 @@ public final class TopicFollower implements EventTail.Listener {
 		// A cursor past the end of the log (a topic created again, a made-up id) is no
 		// position.
 		return whenReady.then(this.log.end(this.topic))
-			.map((end) -> Flux.defer(() -> end.reaches(cursor) ? join(joining, cursor) : joinUnknown(joining)));
+			.map((end) -> Flux.defer(() -> end.reaches(cursor) ? join(joining, cursor) : joinUnknown(joining, end)));
 	}
 
 	private synchronized Flux<Followed> join(Joining joining, Cursor cursor) {
@@ -392,13 +392,18 @@ public final class TopicFollower implements EventTail.Listener {
 		return stream(subscription, gap);
 	}
 
-	private synchronized Flux<Followed> joinUnknown(Joining joining) {
+	/**
+	 * A cursor that is no position of this topic: a problem (or the snapshot), then the
+	 * events published after the end of the log as it was when the subscriber came, not
+	 * the ones this node's tail had yet to read.
+	 */
+	private synchronized Flux<Followed> joinUnknown(Joining joining, Cursor end) {
 		Followed first = (joining.mode() == SubscriptionMode.EVENT) ? null : currentSnapshot();
 		if (first == null) {
 			first = problem(ProblemType.POSITION_UNKNOWN,
 					"Your cursor is no position of this topic (a topic of the same id deleted since, or past the end of its events); the stream continues with new events");
 		}
-		return stream(add(joining, null), Flux.just(first));
+		return stream(add(joining, end), Flux.just(first));
 	}
 
 	private Followed problem(ProblemType type, String detail) {
