@@ -99,12 +99,23 @@ public interface EventLog {
 	 * {@value #NEWEST_SCAN_LIMIT} positions of each partition
 	 */
 	default Mono<Event> newest(Topic topic, Predicate<Event> which) {
-		return Mono.zip(start(topic), end(topic))
-			.flatMap((range) -> newest(topic, which, range.getT1(), range.getT2(), 64, 0));
+		return newest(topic, which, NEWEST_SCAN_LIMIT);
 	}
 
-	private Mono<Event> newest(Topic topic, Predicate<Event> which, Cursor start, Cursor end, long window,
-			long scanned) {
+	/**
+	 * The newest retained event that matches among the last positions of each partition.
+	 * @param topic the topic
+	 * @param which the events looked for
+	 * @param limit how many positions of each partition are looked at, at most
+	 * @return the newest match, empty when none is among them
+	 */
+	default Mono<Event> newest(Topic topic, Predicate<Event> which, long limit) {
+		return Mono.zip(start(topic), end(topic))
+			.flatMap((range) -> newest(topic, which, range.getT1(), range.getT2(), Math.min(64, limit), 0, limit));
+	}
+
+	private Mono<Event> newest(Topic topic, Predicate<Event> which, Cursor start, Cursor end, long window, long scanned,
+			long limit) {
 		long[] from = new long[end.partitions()];
 		boolean more = false;
 		for (int p = 0; p < from.length; p++) {
@@ -113,12 +124,12 @@ public interface EventLog {
 		}
 		Cursor after = Cursor.of(from);
 		long total = scanned + window;
-		boolean again = more && total < NEWEST_SCAN_LIMIT;
+		boolean again = more && total < limit;
 		return read(topic, after, end).filter(which)
 			.reduce((a, b) -> a.publishedAt().isAfter(b.publishedAt()) ? a : b)
-			.switchIfEmpty(Mono.defer(() -> again
-					? newest(topic, which, start, after, Math.min(window * 16, NEWEST_SCAN_LIMIT - total), total)
-					: Mono.empty()));
+			.switchIfEmpty(Mono.defer(
+					() -> again ? newest(topic, which, start, after, Math.min(window * 16, limit - total), total, limit)
+							: Mono.empty()));
 	}
 
 }

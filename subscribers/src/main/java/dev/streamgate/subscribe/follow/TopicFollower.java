@@ -55,6 +55,9 @@ public final class TopicFollower implements EventTail.Listener {
 
 	private static final Log logger = LogFactory.getLog(TopicFollower.class);
 
+	/** Positions looked back at for the problem of a topic without a document. */
+	private static final long PROBLEM_LOOK_BACK = 1024;
+
 	private static final Duration READY_TIMEOUT = Duration.ofSeconds(20);
 
 	/** A waiting reader looks again this often even when woken by nothing. */
@@ -185,9 +188,10 @@ public final class TopicFollower implements EventTail.Listener {
 		}
 		this.documents.load(this.topic, start)
 			.flatMap((loaded) -> (loaded.document() != null) ? Mono.just(new Loaded(loaded, null))
-					// No document: why not, if its publisher said so before this node
-					// followed the topic.
-					: this.log.newest(this.topic, (event) -> true)
+					// No document: why not, if its publisher said so lately, before this
+					// node followed the topic (a short look back: in shared storage the
+					// positions are other topics' too).
+					: this.log.newest(this.topic, (event) -> true, PROBLEM_LOOK_BACK)
 						.filter((event) -> event.type() == EventType.PROBLEM)
 						.map((problem) -> new Loaded(loaded, problem))
 						.onErrorResume((ex) -> Mono.empty())
