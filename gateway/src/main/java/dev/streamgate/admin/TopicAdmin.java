@@ -1,6 +1,5 @@
 package dev.streamgate.admin;
 
-import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -263,17 +262,12 @@ public class TopicAdmin {
 		if (topic.publisher().type() != PublisherType.HTTP_POLLER) {
 			return Mono.empty();
 		}
-		Mono<Void> source = checkEgress(topic.publisher().url(), "/publisher/url");
+		Mono<Void> source = this.egress.require(topic.publisher().url(), "/publisher/url", ProblemType.INVALID_TOPIC);
 		ClientCredentials oauth2 = topic.publisher().oauth2();
-		return (oauth2 != null) ? source.then(checkEgress(oauth2.tokenUrl(), "/publisher/oauth2/tokenUrl")) : source;
-	}
-
-	private Mono<Void> checkEgress(URI url, String pointer) {
-		return this.egress.check(url)
-			.flatMap((refusal) -> refusal.<Mono<Void>>map(
-					(reason) -> Mono.error(new StreamgateException(ProblemType.INVALID_TOPIC, pointer + " " + reason)
-						.withErrors(List.of(new FieldError(pointer, reason)))))
-				.orElse(Mono.empty()));
+		return (oauth2 != null)
+				? source.then(
+						this.egress.require(oauth2.tokenUrl(), "/publisher/oauth2/tokenUrl", ProblemType.INVALID_TOPIC))
+				: source;
 	}
 
 	/**

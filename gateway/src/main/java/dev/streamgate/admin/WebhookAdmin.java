@@ -331,26 +331,18 @@ public class WebhookAdmin {
 		return CursorFormat.of(topic).format(Cursor.parse(state.cursor(), topic.partitions()));
 	}
 
-	private Mono<Void> checkEgress(String url) {
-		return this.egress.check(URI.create(url))
-			.flatMap((refusal) -> refusal
-				.<Mono<Void>>map((reason) -> Mono.error(invalid(new FieldError("/url", reason))))
-				.orElse(Mono.empty()));
-	}
-
 	/**
 	 * A URL must be outside the operator's network; a Kafka target's bootstrap servers
 	 * too, and its topic must exist and take these credentials.
 	 */
 	private Mono<Void> checkTarget(String url, KafkaTarget kafka) {
 		if (kafka == null) {
-			return checkEgress(url);
+			return this.egress.require(URI.create(url), "/url", ProblemType.INVALID_WEBHOOK);
 		}
 		Mono<Void> servers = Flux.fromIterable(kafka.servers())
-			.concatMap((server) -> this.egress.check(URI.create("kafka://" + server)))
-			.filter(java.util.Optional::isPresent)
-			.next()
-			.flatMap((refusal) -> Mono.error(invalid(new FieldError("/kafka/bootstrapServers", refusal.get()))));
+			.concatMap((server) -> this.egress.require(URI.create("kafka://" + server), "/kafka/bootstrapServers",
+					ProblemType.INVALID_WEBHOOK))
+			.then();
 		return servers.then(this.kafkaSink.check(kafka))
 			.flatMap((problem) -> problem
 				.<Mono<Void>>map((reason) -> Mono.error(invalid(new FieldError("/kafka", reason))))
@@ -381,13 +373,9 @@ public class WebhookAdmin {
 	}
 
 	private Mono<Void> checkTokenEgress(ClientCredentials oauth2) {
-		if (oauth2 == null) {
-			return Mono.empty();
-		}
-		return this.egress.check(oauth2.tokenUrl())
-			.flatMap((refusal) -> refusal
-				.<Mono<Void>>map((reason) -> Mono.error(invalid(new FieldError("/oauth2/tokenUrl", reason))))
-				.orElse(Mono.empty()));
+		return (oauth2 != null)
+				? this.egress.require(oauth2.tokenUrl(), "/oauth2/tokenUrl", ProblemType.INVALID_WEBHOOK)
+				: Mono.empty();
 	}
 
 	/**

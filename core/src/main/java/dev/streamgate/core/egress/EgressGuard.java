@@ -22,6 +22,10 @@ import reactor.netty.http.HttpResources;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.transport.NameResolverProvider;
 
+import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.problem.StreamgateException.FieldError;
+
 /**
  * Refuses outgoing connections to addresses inside the operator's network (server-side
  * request forgery): loopback, private, carrier-grade NAT, link-local (cloud metadata
@@ -124,6 +128,23 @@ public class EgressGuard {
 			throw new EgressRefusedException(reason);
 		}
 		return permitted;
+	}
+
+	/**
+	 * Refuses a URL of a request whose host resolves inside the operator's network: the
+	 * 400 problem of the request names the field.
+	 * @param url the URL
+	 * @param pointer the JSON pointer of the URL in the request
+	 * @param type the problem type of the request's invalid documents
+	 * @return completes when the URL may be reached, or fails with the problem
+	 */
+	public Mono<Void> require(URI url, String pointer, ProblemType type) {
+		return check(
+				url)
+			.flatMap((refusal) -> refusal
+				.<Mono<Void>>map((reason) -> Mono.error(new StreamgateException(type, pointer + " " + reason)
+					.withErrors(List.of(new FieldError(pointer, reason)))))
+				.orElse(Mono.empty()));
 	}
 
 	/**

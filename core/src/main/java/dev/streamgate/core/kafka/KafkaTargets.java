@@ -86,22 +86,22 @@ public final class KafkaTargets implements KafkaSink, AutoCloseable {
 	@Override
 	public Mono<Optional<String>> check(KafkaTarget target) {
 		return Mono.fromCallable(() -> {
-			try (Admin admin = Admin.create(adminConfig(target))) {
-				try {
-					admin.describeTopics(List.of(target.topic()))
-						.allTopicNames()
-						.get(TIMEOUT.toMillis() + 1000, TimeUnit.MILLISECONDS);
-					return Optional.<String>empty();
-				}
-				catch (ExecutionException ex) {
-					return Optional.of(describe(target, ex.getCause()));
-				}
-				catch (java.util.concurrent.TimeoutException ex) {
-					return Optional.of(describe(target, new TimeoutException("no answer")));
-				}
-				finally {
-					admin.close(Duration.ZERO);
-				}
+			Admin admin = Admin.create(adminConfig(target));
+			try {
+				admin.describeTopics(List.of(target.topic()))
+					.allTopicNames()
+					.get(TIMEOUT.toMillis() + 1000, TimeUnit.MILLISECONDS);
+				return Optional.<String>empty();
+			}
+			catch (ExecutionException ex) {
+				return Optional.of(describe(target, ex.getCause()));
+			}
+			catch (java.util.concurrent.TimeoutException ex) {
+				return Optional.of(describe(target, new TimeoutException("no answer")));
+			}
+			finally {
+				// once, without waiting for requests still in flight
+				admin.close(Duration.ZERO);
 			}
 		}).subscribeOn(Schedulers.boundedElastic());
 	}

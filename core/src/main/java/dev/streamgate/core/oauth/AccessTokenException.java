@@ -7,20 +7,8 @@ package dev.streamgate.core.oauth;
  */
 public class AccessTokenException extends RuntimeException {
 
-	private final boolean retryable;
-
-	AccessTokenException(String message, boolean retryable, Throwable cause) {
+	AccessTokenException(String message, Throwable cause) {
 		super(message, cause);
-		this.retryable = retryable;
-	}
-
-	/**
-	 * Whether asking again later may succeed by itself (the endpoint was unreachable or
-	 * slow), rather than needing a changed configuration (credentials refused).
-	 * @return whether the failure is transient
-	 */
-	public boolean isRetryable() {
-		return this.retryable;
 	}
 
 }

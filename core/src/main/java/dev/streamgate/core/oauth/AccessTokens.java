@@ -166,28 +166,25 @@ public class AccessTokens {
 			OAuth2Error error = authorization.getError();
 			String detail = error.getErrorCode()
 					+ ((error.getDescription() != null) ? " (" + error.getDescription() + ")" : "");
-			return new AccessTokenException("The token endpoint refused the client credentials: " + detail, false,
-					null);
+			return new AccessTokenException("The token endpoint refused the client credentials: " + detail, null);
 		}
 		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
 			if (cause instanceof EgressRefusedException) {
 				return new AccessTokenException("The token endpoint's address is not allowed: " + cause.getMessage(),
-						false, null);
+						null);
 			}
 			if (cause instanceof TimeoutException || cause instanceof io.netty.handler.timeout.ReadTimeoutException
 					|| cause instanceof io.netty.channel.ConnectTimeoutException) {
-				return new AccessTokenException("The token endpoint did not answer in time", true, null);
+				return new AccessTokenException("The token endpoint did not answer in time", null);
 			}
 			if (cause instanceof UnknownHostException) {
-				return new AccessTokenException("The token endpoint's host is unknown: " + cause.getMessage(), true,
-						null);
+				return new AccessTokenException("The token endpoint's host is unknown: " + cause.getMessage(), null);
 			}
 			if (cause instanceof ConnectException) {
-				return new AccessTokenException("The token endpoint could not be reached: " + cause.getMessage(), true,
-						null);
+				return new AccessTokenException("The token endpoint could not be reached: " + cause.getMessage(), null);
 			}
 		}
-		return new AccessTokenException("No access token: " + ex.getMessage(), true, ex);
+		return new AccessTokenException("No access token: " + ex.getMessage(), ex);
 	}
 
 	/** A cached token request, and the value it last gave. */

@@ -38,8 +38,6 @@ public record Pagination(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) Ty
 
 	static final int MAX_PAGES = 100;
 
-	private static final Pattern POINTER = Pattern.compile("(/([^~/]|~[01])*)*");
-
 	private static final Pattern PARAMETER = Pattern.compile("[A-Za-z0-9._~\\[\\]-]{1,100}");
 
 	Pagination withDefaults() {
@@ -55,7 +53,7 @@ public record Pagination(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) Ty
 		}
 		if (this.type == Type.JSON_POINTER) {
 			if (this.nextPointer == null || this.nextPointer.isEmpty()
-					|| !POINTER.matcher(this.nextPointer).matches()) {
+					|| !TopicValidator.POINTER.matcher(this.nextPointer).matches()) {
 				errors.add(new FieldError(at + "/nextPointer",
 						"is required for json-pointer pagination: an RFC 6901 pointer such as /next"));
 			}
@@ -67,7 +65,7 @@ public record Pagination(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) Ty
 		else if (this.nextPointer != null || this.cursorParameter != null) {
 			errors.add(new FieldError(at, "link-header pagination takes no nextPointer nor cursorParameter"));
 		}
-		if (!POINTER.matcher(this.itemsPointer).matches()) {
+		if (!TopicValidator.POINTER.matcher(this.itemsPointer).matches()) {
 			errors.add(new FieldError(at + "/itemsPointer",
 					"must be an RFC 6901 JSON pointer such as /items or the empty string"));
 		}

@@ -36,7 +36,7 @@ public final class TopicValidator {
 
 	private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
-	private static final Pattern POINTER = Pattern.compile("(/([^~/]|~[01])*)*");
+	static final Pattern POINTER = Pattern.compile("(/([^~/]|~[01])*)*");
 
 	private TopicValidator() {
 	}

@@ -100,7 +100,7 @@ public class WebhookSender {
 			return sendToKafka(webhook, delivery);
 		}
 		ClientCredentials oauth2 = webhook.oauth2();
-		if (oauth2 == null || this.tokens == null) {
+		if (oauth2 == null) {
 			return post(webhook, delivery, null);
 		}
 		long started = System.nanoTime();
