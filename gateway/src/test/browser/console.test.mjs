@@ -195,6 +195,9 @@ try {
   const securedPing = received.find((d) => d.url === '/secured');
   expect(securedPing?.headers.authorization === 'Bearer tok-1' && securedPing.body.includes('"type":"ping"'),
     'a webhook registered with OAuth 2.0 client credentials sends the bearer token it fetched');
+  // The endpoint has the ping before the gateway answers the console: wait for that answer, or
+  // its notice could replace the one the next step looks for.
+  await page.locator('#notice:not([hidden])').filter({ hasText: 'Ping delivered' }).waitFor();
   const pageText = await page.content();
   const leak = pageText.indexOf('oauth-s3cr3t-value');
   expect(leak < 0 && await page.inputValue('#webhook-oauth2') === '',
