@@ -1,13 +1,16 @@
 package dev.streamgate.admin;
 
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -24,6 +27,8 @@ import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.problem.StreamgateException.FieldError;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
+import dev.streamgate.core.topic.KafkaEndpoint;
+import dev.streamgate.core.topic.KafkaEndpoints;
 import dev.streamgate.core.topic.MergePatch;
 import dev.streamgate.core.topic.PublisherType;
 import dev.streamgate.core.topic.StoredTopic;
@@ -50,6 +55,8 @@ public class TopicAdmin {
 
 	private final EgressGuard egress;
 
+	private final KafkaEndpoints kafka;
+
 	private final WebhookAdmin webhooks;
 
 	private final Clock clock;
@@ -57,8 +64,9 @@ public class TopicAdmin {
 	private final EventStorageProperties storage;
 
 	public TopicAdmin(TopicStore store, EventLog eventLog, SnapshotStore snapshots, EgressGuard egress,
-			WebhookAdmin webhooks, EventStorageProperties storage) {
+			WebhookAdmin webhooks, EventStorageProperties storage, KafkaEndpoints kafka) {
 		this.store = store;
+		this.kafka = kafka;
 		this.storage = storage;
 		this.webhooks = webhooks;
 		this.eventLog = eventLog;
@@ -84,7 +92,7 @@ public class TopicAdmin {
 		}
 		// Creating the events topic is the lock: of two concurrent creates, Kafka lets
 		// one win.
-		return checkEgress(topic).then(this.eventLog.create(topic))
+		return checkSources(null, topic).then(this.eventLog.create(topic))
 			.onErrorResume(TopicAdmin::isLeftOver, (ex) -> recreateLeftOver(topic, ex))
 			// A checkpoint left by a deleted topic of the same id must not seed this one
 			// (checkpoints of shared topics carry their incarnation, and are ignored by
@@ -145,12 +153,13 @@ public class TopicAdmin {
 		}
 		validate(topic);
 		checkSecretFollowsTokenUrl(previous, topic, patch);
+		checkPasswordFollowsServers(previous, topic, patch);
 		if (topic.partitions() < previous.partitions()) {
 			throw new StreamgateException(ProblemType.CONFLICT,
 					"Partitions can only grow: '" + id + "' has " + previous.partitions());
 		}
 		ensureReady();
-		return checkEgress(topic).then(this.eventLog.update(previous, topic))
+		return checkSources(previous, topic).then(this.eventLog.update(previous, topic))
 			.then(Mono.defer(() -> this.store.save(topic)));
 	}
 
@@ -256,9 +265,24 @@ public class TopicAdmin {
 
 	/**
 	 * A poller must not be pointed inside the operator's network, nor fetch its tokens
-	 * there.
+	 * there; a Kafka source neither, and its topic must exist and take the credentials
+	 * (checked when it is new or moves).
 	 */
-	private Mono<Void> checkEgress(Topic topic) {
+	private Mono<Void> checkSources(Topic previous, Topic topic) {
+		KafkaEndpoint kafkaSource = topic.publisher().kafka();
+		if (kafkaSource != null) {
+			if (previous != null && kafkaSource.equals(previous.publisher().kafka())) {
+				return Mono.empty();
+			}
+			return Flux.fromIterable(kafkaSource.servers())
+				.concatMap((server) -> this.egress.require(URI.create("kafka://" + server),
+						"/publisher/bootstrapServers", ProblemType.INVALID_TOPIC))
+				.then(this.kafka.check(kafkaSource))
+				.flatMap((problem) -> problem.<Mono<Void>>map((reason) -> Mono
+					.error(new StreamgateException(ProblemType.INVALID_TOPIC, "/publisher " + reason)
+						.withErrors(List.of(new FieldError("/publisher", reason)))))
+					.orElse(Mono.empty()));
+		}
 		if (topic.publisher().type() != PublisherType.HTTP_POLLER) {
 			return Mono.empty();
 		}
@@ -284,6 +308,28 @@ public class TopicAdmin {
 		if (sent == null || TopicJson.MASK.equals(sent)) {
 			String pointer = "/publisher/oauth2/clientSecret";
 			String reason = "must be given again when tokenUrl changes: a stored secret goes only to its own token URL";
+			throw new StreamgateException(ProblemType.INVALID_TOPIC, pointer + " " + reason)
+				.withErrors(List.of(new FieldError(pointer, reason)));
+		}
+	}
+
+	/**
+	 * A stored Kafka password is only ever sent to the cluster it was given for: a patch
+	 * that moves the bootstrap servers gives the password again.
+	 */
+	private static void checkPasswordFollowsServers(Topic previous, Topic topic, JsonNode patch) {
+		KafkaEndpoint before = previous.publisher().kafka();
+		KafkaEndpoint after = topic.publisher().kafka();
+		if (before == null || after == null || before.security() == null || after.security() == null
+				|| before.security().password() == null
+				|| Objects.equals(before.bootstrapServers(), after.bootstrapServers())) {
+			return;
+		}
+		String sent = patch.path("publisher").path("security").path("password").asString(null);
+		if (sent == null || TopicJson.MASK.equals(sent)) {
+			String pointer = "/publisher/security/password";
+			String reason = "must be given again when bootstrapServers change: a stored password goes only to its "
+					+ "own cluster";
 			throw new StreamgateException(ProblemType.INVALID_TOPIC, pointer + " " + reason)
 				.withErrors(List.of(new FieldError(pointer, reason)));
 		}

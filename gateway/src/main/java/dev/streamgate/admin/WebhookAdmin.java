@@ -41,7 +41,7 @@ import dev.streamgate.core.webhook.AttemptLog;
 import dev.streamgate.core.webhook.DeliveryState;
 import dev.streamgate.core.webhook.DeliveryStates;
 import dev.streamgate.core.webhook.KafkaSink;
-import dev.streamgate.core.webhook.KafkaTarget;
+import dev.streamgate.core.topic.KafkaEndpoint;
 import dev.streamgate.core.webhook.Webhook;
 import dev.streamgate.core.webhook.WebhookStore;
 import dev.streamgate.subscribe.webhook.Delivery;
@@ -122,7 +122,7 @@ public class WebhookAdmin {
 		ensureReady();
 		object(body, FIELDS);
 		List<FieldError> errors = new ArrayList<>();
-		KafkaTarget kafka = kafka(body.get("kafka"), null, errors);
+		KafkaEndpoint kafka = kafka(body.get("kafka"), null, errors);
 		String url = url(body.get("url"), kafka == null && !body.has("kafka"), errors);
 		if (kafka != null && (url != null || body.has("oauth2"))) {
 			errors.add(new FieldError("/kafka",
@@ -195,7 +195,7 @@ public class WebhookAdmin {
 		object(patch, PATCHABLE);
 		List<FieldError> errors = new ArrayList<>();
 		String url = patch.has("url") ? url(patch.get("url"), current.kafka() == null, errors) : current.url();
-		KafkaTarget kafka = patch.has("kafka") ? kafka(patch.get("kafka"), current.kafka(), errors) : current.kafka();
+		KafkaEndpoint kafka = patch.has("kafka") ? kafka(patch.get("kafka"), current.kafka(), errors) : current.kafka();
 		if ((url == null) == (kafka == null)) {
 			errors.add(new FieldError(patch.has("kafka") ? "/kafka" : "/url",
 					"a webhook delivers to exactly one of url and kafka"));
@@ -335,7 +335,7 @@ public class WebhookAdmin {
 	 * A URL must be outside the operator's network; a Kafka target's bootstrap servers
 	 * too, and its topic must exist and take these credentials.
 	 */
-	private Mono<Void> checkTarget(String url, KafkaTarget kafka) {
+	private Mono<Void> checkTarget(String url, KafkaEndpoint kafka) {
 		if (kafka == null) {
 			return this.egress.require(URI.create(url), "/url", ProblemType.INVALID_WEBHOOK);
 		}
@@ -353,9 +353,9 @@ public class WebhookAdmin {
 	 * A Kafka target from a request, merged (RFC 7386) into the current one on a change;
 	 * the stored password stays when sent back masked, for the same bootstrap servers.
 	 */
-	private static KafkaTarget kafka(JsonNode node, KafkaTarget current, List<FieldError> errors) {
-		KafkaTarget kafka = merged(node, (current != null) ? current.withPassword(TopicJson.MASK) : null,
-				KafkaTarget.class, "/kafka", "an object of bootstrapServers, topic and security", errors);
+	private static KafkaEndpoint kafka(JsonNode node, KafkaEndpoint current, List<FieldError> errors) {
+		KafkaEndpoint kafka = merged(node, (current != null) ? current.withPassword(TopicJson.MASK) : null,
+				KafkaEndpoint.class, "/kafka", "an object of bootstrapServers, topic and security", errors);
 		if (kafka == null) {
 			return null;
 		}

@@ -27,7 +27,7 @@ import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
 
 import dev.streamgate.core.oauth.ClientCredentials;
-import dev.streamgate.core.webhook.KafkaTarget;
+import dev.streamgate.core.topic.KafkaEndpoint;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
@@ -172,7 +172,7 @@ public class WebhookController {
 		Map<String, String> masked = new LinkedHashMap<>();
 		webhook.headers().keySet().forEach((name) -> masked.put(name, TopicJson.MASK));
 		ClientCredentials oauth2 = (webhook.oauth2() != null) ? webhook.oauth2().withSecret(TopicJson.MASK) : null;
-		KafkaTarget kafka = (webhook.kafka() != null && webhook.kafka().security() != null
+		KafkaEndpoint kafka = (webhook.kafka() != null && webhook.kafka().security() != null
 				&& webhook.kafka().security().password() != null) ? webhook.kafka().withPassword(TopicJson.MASK)
 						: webhook.kafka();
 		return new WebhookDocument(webhook.id(), webhook.topicId(), webhook.url(), webhook.mode().value(), masked,
@@ -205,7 +205,7 @@ public class WebhookController {
 			@Schema(allowableValues = {
 					"snapshot-patch", "snapshot-only", "event" }) String mode,
 			Map<String, String> headers, @Schema(pattern = "^whsec_[A-Za-z0-9+/]+=*$") String secret,
-			@Schema(maxLength = 500) String description, ClientCredentials oauth2, KafkaTarget kafka){
+			@Schema(maxLength = 500) String description, ClientCredentials oauth2, KafkaEndpoint kafka){
 	}
 
 	/**
@@ -249,7 +249,7 @@ public class WebhookController {
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record WebhookDocument(String id, String topicId, String url, String mode, Map<String, String> headers,
-			ClientCredentials oauth2, KafkaTarget kafka, String description, String status, String disabledReason,
+			ClientCredentials oauth2, KafkaEndpoint kafka, String description, String status, String disabledReason,
 			String secret, Instant createdAt, Instant updatedAt, Delivery delivery) {
 	}
 

@@ -30,7 +30,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 import dev.streamgate.core.webhook.KafkaSink;
-import dev.streamgate.core.webhook.KafkaTarget;
+import dev.streamgate.core.topic.KafkaEndpoint;
 
 /**
  * Writes subscriptions' deliveries into the Kafka clusters they name: one idempotent
@@ -58,7 +58,7 @@ public final class KafkaTargets implements KafkaSink, AutoCloseable {
 	}
 
 	@Override
-	public Mono<Void> send(KafkaTarget target, String key, byte[] value, Map<String, String> headers) {
+	public Mono<Void> send(KafkaEndpoint target, String key, byte[] value, Map<String, String> headers) {
 		return Mono.<Void>create((sink) -> {
 			ProducerRecord<String, byte[]> record = new ProducerRecord<>(target.topic(), key, value);
 			headers.forEach((name, text) -> record.headers()
@@ -84,7 +84,7 @@ public final class KafkaTargets implements KafkaSink, AutoCloseable {
 	}
 
 	@Override
-	public Mono<Optional<String>> check(KafkaTarget target) {
+	public Mono<Optional<String>> check(KafkaEndpoint target) {
 		return Mono.fromCallable(() -> {
 			Admin admin = Admin.create(adminConfig(target));
 			try {
@@ -107,7 +107,7 @@ public final class KafkaTargets implements KafkaSink, AutoCloseable {
 	}
 
 	/** Where and how to connect: the target's cluster, or the gateway's own. */
-	private Map<String, Object> connection(KafkaTarget target, String purpose) {
+	private Map<String, Object> connection(KafkaEndpoint target, String purpose) {
 		if (target.bootstrapServers() == null) {
 			return this.clients.common(purpose);
 		}
@@ -118,7 +118,7 @@ public final class KafkaTargets implements KafkaSink, AutoCloseable {
 		return config;
 	}
 
-	private Map<String, Object> producerConfig(KafkaTarget target) {
+	private Map<String, Object> producerConfig(KafkaEndpoint target) {
 		Map<String, Object> config = connection(target, "subscription");
 		config.put(ProducerConfig.ACKS_CONFIG, "all");
 		config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -129,7 +129,7 @@ public final class KafkaTargets implements KafkaSink, AutoCloseable {
 		return config;
 	}
 
-	private Map<String, Object> adminConfig(KafkaTarget target) {
+	private Map<String, Object> adminConfig(KafkaEndpoint target) {
 		Map<String, Object> config = connection(target, "subscription-check");
 		int timeout = (int) TIMEOUT.toMillis();
 		config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeout / 2);
@@ -137,17 +137,18 @@ public final class KafkaTargets implements KafkaSink, AutoCloseable {
 		return config;
 	}
 
-	private static void security(KafkaTarget.Security security, Map<String, Object> config) {
+	private static void security(KafkaEndpoint.Security security, Map<String, Object> config) {
 		if (security == null) {
 			return;
 		}
 		config.put(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, security.protocol().name());
 		if (security.mechanism() != null) {
 			config.put(SaslConfigs.SASL_MECHANISM, security.mechanism().toString());
-			String module = (security.mechanism() == KafkaTarget.Mechanism.PLAIN)
+			String module = (security.mechanism() == KafkaEndpoint.Mechanism.PLAIN)
 					? "org.apache.kafka.common.security.plain.PlainLoginModule"
 					: "org.apache.kafka.common.security.scram.ScramLoginModule";
-			// Username and password are checked to hold no quote (KafkaTarget.Security).
+			// Username and password are checked to hold no quote
+			// (KafkaEndpoint.Security).
 			config.put(SaslConfigs.SASL_JAAS_CONFIG, module + " required username=\"" + security.username()
 					+ "\" password=\"" + security.password() + "\";");
 		}
@@ -160,7 +161,7 @@ public final class KafkaTargets implements KafkaSink, AutoCloseable {
 	/**
 	 * What went wrong, for the attempts log and the registration's 400: never a password.
 	 */
-	static String describe(KafkaTarget target, Throwable ex) {
+	static String describe(KafkaEndpoint target, Throwable ex) {
 		Throwable cause = ex;
 		while (cause instanceof ExecutionException && cause.getCause() != null) {
 			cause = cause.getCause();
@@ -173,7 +174,7 @@ public final class KafkaTargets implements KafkaSink, AutoCloseable {
 			return "Kafka at " + cluster + " refused the credentials: " + cause.getMessage();
 		}
 		if (cause instanceof AuthorizationException) {
-			return "Kafka at " + cluster + " does not allow writing to " + target.topic() + ": " + cause.getMessage();
+			return "Kafka at " + cluster + " does not allow access to " + target.topic() + ": " + cause.getMessage();
 		}
 		if (cause instanceof TimeoutException) {
 			return "Kafka at " + cluster + " did not answer within " + TIMEOUT.toSeconds() + " s (unreachable, "
@@ -190,9 +191,9 @@ public final class KafkaTargets implements KafkaSink, AutoCloseable {
 	}
 
 	/** What a producer is for: a cluster and credentials, not a topic. */
-	private record Connection(List<String> servers, KafkaTarget.Security security) {
+	private record Connection(List<String> servers, KafkaEndpoint.Security security) {
 
-		static Connection of(KafkaTarget target) {
+		static Connection of(KafkaEndpoint target) {
 			return new Connection(target.servers(), target.security());
 		}
 

@@ -6,13 +6,15 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 import dev.streamgate.core.oauth.ClientCredentials;
 
 /**
  * A topic's publisher: {@code http-post} takes no fields, {@code http-poller} watches a
- * URL, page by page when it is paginated, with a bearer token when it needs one.
+ * URL, page by page when it is paginated, with a bearer token when it needs one,
+ * {@code kafka} mirrors the records of a Kafka topic.
  *
  * @param type the publisher type
  * @param url the polled URL
@@ -23,6 +25,10 @@ import dev.streamgate.core.oauth.ClientCredentials;
  * @param retry what to retry and how
  * @param pagination how to follow a paginated source, {@code null} for one request
  * @param oauth2 client credentials for a bearer token, {@code null} for none
+ * @param bootstrapServers kafka: the source cluster, {@code null} for the gateway's own
+ * @param topic kafka: the source topic
+ * @param security kafka: how to connect, {@code null} for PLAINTEXT
+ * @param startFrom kafka: where a new mirror starts reading the source
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Publisher(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) PublisherType type,
@@ -35,11 +41,49 @@ public record Publisher(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) Pub
 		@Schema(type = "string", format = "duration", description = "http-poller: per poll, default PT10S",
 				example = "PT10S") Duration timeout,
 		Retry retry, Pagination pagination,
-		@Schema(description = "http-poller: OAuth 2.0 client credentials for the source") ClientCredentials oauth2) {
+		@Schema(description = "http-poller: OAuth 2.0 client credentials for the source") ClientCredentials oauth2,
+		@Schema(description = "kafka: host:port,host:port of the source cluster; absent: the gateway's own cluster",
+				example = "kafka-1.example.com:9093") String bootstrapServers,
+		@Schema(description = "kafka: the source topic, which must exist", example = "orders") String topic,
+		@Schema(description = "kafka: how to connect to the source cluster") KafkaEndpoint.Security security,
+		@Schema(description = "kafka: where a new mirror starts reading: the records published from then on "
+				+ "(latest, the default) or every retained record (earliest)") StartFrom startFrom) {
 
 	/** The publisher of topics that say nothing else. */
 	public static final Publisher HTTP_POST = new Publisher(PublisherType.HTTP_POST, null, null, null, null, null, null,
-			null, null);
+			null, null, null, null, null, null);
+
+	/**
+	 * A kafka publisher's source.
+	 * @return the source topic and how to reach it, {@code null} for other publishers
+	 */
+	public KafkaEndpoint kafka() {
+		return (this.type == PublisherType.KAFKA) ? new KafkaEndpoint(this.bootstrapServers, this.topic, this.security)
+				: null;
+	}
+
+	/**
+	 * This publisher with another source password, the stored one when a client sent back
+	 * the mask it read.
+	 * @param password the password
+	 * @return the publisher
+	 */
+	public Publisher withKafkaPassword(String password) {
+		KafkaEndpoint.Security changed = this.kafka().withPassword(password).security();
+		return new Publisher(this.type, this.url, this.pollingPeriod, this.headers, this.payloadPointer, this.timeout,
+				this.retry, this.pagination, this.oauth2, this.bootstrapServers, this.topic, changed, this.startFrom);
+	}
+
+	/** Where a new mirror starts reading its source. */
+	public enum StartFrom {
+
+		@JsonProperty("latest")
+		LATEST,
+
+		@JsonProperty("earliest")
+		EARLIEST
+
+	}
 
 	/**
 	 * The poller's retry policy.
@@ -66,6 +110,11 @@ public record Publisher(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) Pub
 	}
 
 	Publisher withDefaults() {
+		if (this.type == PublisherType.KAFKA) {
+			return new Publisher(this.type, this.url, this.pollingPeriod, this.headers, this.payloadPointer,
+					this.timeout, this.retry, this.pagination, this.oauth2, this.bootstrapServers, this.topic,
+					this.security, (this.startFrom != null) ? this.startFrom : StartFrom.LATEST);
+		}
 		if (this.type != PublisherType.HTTP_POLLER) {
 			return this;
 		}
@@ -76,7 +125,7 @@ public record Publisher(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) Pub
 				(this.timeout != null) ? this.timeout : Duration.ofSeconds(10),
 				(this.retry != null) ? this.retry.withDefaults() : Retry.DEFAULT,
 				(this.pagination != null) ? this.pagination.withDefaults() : null,
-				(this.oauth2 != null) ? this.oauth2.withDefaults() : null);
+				(this.oauth2 != null) ? this.oauth2.withDefaults() : null, null, null, null, null);
 	}
 
 }

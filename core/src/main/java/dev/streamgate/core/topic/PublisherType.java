@@ -11,7 +11,10 @@ public enum PublisherType {
 	HTTP_POLLER("http-poller"),
 
 	@JsonProperty("http-post")
-	HTTP_POST("http-post");
+	HTTP_POST("http-post"),
+
+	@JsonProperty("kafka")
+	KAFKA("kafka");
 
 	private final String value;
 

@@ -136,9 +136,9 @@ public final class TopicJson {
 	}
 
 	/**
-	 * What a client reads of a topic: its tree with the values of the poller's headers
-	 * and its OAuth2 client secret masked, since any of them may carry a credential (they
-	 * are write-only, like webhook secrets).
+	 * What a client reads of a topic: its tree with the values of the poller's headers,
+	 * its OAuth2 client secret and a Kafka source's password masked, since any of them
+	 * may carry a credential (they are write-only, like webhook secrets).
 	 * @param topic the topic
 	 * @return its tree, for a response
 	 */
@@ -151,13 +151,17 @@ public final class TopicJson {
 			if (publisher.get("oauth2") instanceof ObjectNode oauth2 && oauth2.has("clientSecret")) {
 				oauth2.put("clientSecret", MASK);
 			}
+			if (publisher.get("security") instanceof ObjectNode security && security.has("password")) {
+				security.put("password", MASK);
+			}
 		}
 		return tree;
 	}
 
 	/**
 	 * A merge patch of a topic without the masked values (header values, the OAuth2
-	 * client secret) a client sent back as it read them: those keep their stored value.
+	 * client secret, a Kafka password) a client sent back as it read them: those keep
+	 * their stored value.
 	 * @param patch the merge patch
 	 * @return the patch to apply
 	 */
@@ -177,6 +181,10 @@ public final class TopicJson {
 		if (copiedPublisher.get("oauth2") instanceof ObjectNode oauth2
 				&& MASK.equals(oauth2.path("clientSecret").asString(null))) {
 			oauth2.remove("clientSecret");
+		}
+		if (copiedPublisher.get("security") instanceof ObjectNode security
+				&& MASK.equals(security.path("password").asString(null))) {
+			security.remove("password");
 		}
 		return copy;
 	}

@@ -78,8 +78,23 @@ public final class TopicValidator {
 
 	private static void validatePublisher(Publisher publisher, List<FieldError> errors) {
 		if (publisher.type() == null) {
-			errors.add(new FieldError("/publisher/type", "is required: http-poller or http-post"));
+			errors.add(new FieldError("/publisher/type", "is required: http-poller, http-post or kafka"));
 			return;
+		}
+		if (publisher.type() == PublisherType.KAFKA) {
+			if (publisher.url() != null || publisher.pollingPeriod() != null || publisher.headers() != null
+					|| publisher.payloadPointer() != null || publisher.timeout() != null || publisher.retry() != null
+					|| publisher.pagination() != null || publisher.oauth2() != null) {
+				errors.add(new FieldError("/publisher",
+						"a kafka publisher takes type, bootstrapServers, topic, security and startFrom"));
+			}
+			publisher.kafka().validate("/publisher", errors);
+			return;
+		}
+		if (publisher.bootstrapServers() != null || publisher.topic() != null || publisher.security() != null
+				|| publisher.startFrom() != null) {
+			errors.add(new FieldError("/publisher",
+					"bootstrapServers, topic, security and startFrom are for kafka publishers"));
 		}
 		if (publisher.type() == PublisherType.HTTP_POST) {
 			if (!publisher.equals(Publisher.HTTP_POST)) {

@@ -6,6 +6,7 @@ import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import dev.streamgate.core.oauth.ClientCredentials;
+import dev.streamgate.core.topic.KafkaEndpoint;
 import dev.streamgate.core.topic.SubscriptionMode;
 
 /**
@@ -34,7 +35,8 @@ import dev.streamgate.core.topic.SubscriptionMode;
  */
 public record Webhook(String id, String topicId, String url, SubscriptionMode mode, Map<String, String> headers,
 		String secret, String description, Status status, String disabledReason, long epoch, String start,
-		boolean startWithSnapshot, Instant createdAt, Instant updatedAt, ClientCredentials oauth2, KafkaTarget kafka) {
+		boolean startWithSnapshot, Instant createdAt, Instant updatedAt, ClientCredentials oauth2,
+		KafkaEndpoint kafka) {
 
 	public boolean isActive() {
 		return this.status == Status.ACTIVE;

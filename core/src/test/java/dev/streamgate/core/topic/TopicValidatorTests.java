@@ -21,7 +21,7 @@ class TopicValidatorTests {
 
 	private static Topic poller(Duration period) {
 		Publisher publisher = new Publisher(PublisherType.HTTP_POLLER, URI.create("https://api.example.com/prices"),
-				period, null, null, null, null, null, null);
+				period, null, null, null, null, null, null, null, null, null, null);
 		return new Topic("prices", null, PayloadType.SNAPSHOT, publisher, null, null, null, null, null, null, null,
 				null)
 			.withDefaults();
@@ -68,9 +68,10 @@ class TopicValidatorTests {
 
 	@Test
 	void pollerNeedsAnAbsoluteHttpUrl() {
-		Publisher noUrl = new Publisher(PublisherType.HTTP_POLLER, null, null, null, null, null, null, null, null);
+		Publisher noUrl = new Publisher(PublisherType.HTTP_POLLER, null, null, null, null, null, null, null, null, null,
+				null, null, null);
 		Publisher ftp = new Publisher(PublisherType.HTTP_POLLER, URI.create("ftp://example.com/x"), null, null, null,
-				null, null, null, null);
+				null, null, null, null, null, null, null, null);
 		assertThat(pointers(event("a").withPublisher(noUrl))).containsExactly("/publisher/url");
 		assertThat(pointers(event("a").withPublisher(ftp))).containsExactly("/publisher/url");
 	}
@@ -78,14 +79,15 @@ class TopicValidatorTests {
 	@Test
 	void httpPostPublisherTakesNoFields() {
 		Publisher post = new Publisher(PublisherType.HTTP_POST, URI.create("https://example.com"), null, null, null,
-				null, null, null, null);
+				null, null, null, null, null, null, null, null);
 		assertThat(pointers(event("a").withPublisher(post))).containsExactly("/publisher");
 	}
 
 	@Test
 	void headerNamesAndPointersAreChecked() {
 		Publisher publisher = new Publisher(PublisherType.HTTP_POLLER, URI.create("https://example.com"), null,
-				Map.of("Bad Header", "x", "X-Ok", "a\r\nInjected: 1"), "data", null, null, null, null);
+				Map.of("Bad Header", "x", "X-Ok", "a\r\nInjected: 1"), "data", null, null, null, null, null, null, null,
+				null);
 		assertThat(pointers(event("a").withPublisher(publisher))).containsExactlyInAnyOrder(
 				"/publisher/headers/Bad Header", "/publisher/headers/X-Ok", "/publisher/payloadPointer");
 	}
@@ -94,7 +96,7 @@ class TopicValidatorTests {
 	void retryBoundsAreChecked() {
 		Publisher publisher = new Publisher(PublisherType.HTTP_POLLER, URI.create("https://example.com"), null, null,
 				null, null, new Publisher.Retry(List.of(200), 0, Duration.ofSeconds(10), Duration.ofSeconds(1)), null,
-				null);
+				null, null, null, null, null);
 		assertThat(pointers(event("a").withPublisher(publisher))).containsExactlyInAnyOrder("/publisher/retry/onStatus",
 				"/publisher/retry/maxAttempts", "/publisher/retry/maxBackoff");
 	}

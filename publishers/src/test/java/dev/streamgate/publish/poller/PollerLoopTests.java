@@ -66,7 +66,7 @@ class PollerLoopTests {
 
 	private Topic topic(Duration period) {
 		Publisher publisher = new Publisher(PublisherType.HTTP_POLLER, URI.create("http://source.test/board"), period,
-				null, null, null, null, null, null);
+				null, null, null, null, null, null, null, null, null, null);
 		return new Topic("board", null, PayloadType.SNAPSHOT, publisher, null, null, null, null, null, null, null, null)
 			.withDefaults();
 	}

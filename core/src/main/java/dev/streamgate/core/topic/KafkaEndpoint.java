@@ -1,4 +1,4 @@
-package dev.streamgate.core.webhook;
+package dev.streamgate.core.topic;
 
 import java.util.List;
 import java.util.regex.Pattern;
@@ -10,9 +10,11 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import dev.streamgate.core.problem.StreamgateException.FieldError;
 
 /**
- * A Kafka topic that a subscription delivers into instead of an HTTP endpoint: each
- * delivery's envelope is one record, keyed by the streamgate topic id (so one streamgate
- * topic stays in order in one partition), with its id, type and topic as headers.
+ * A Kafka topic of a cluster the user names (or of the gateway's own): where a
+ * subscription delivers instead of an HTTP endpoint (each delivery's envelope one record,
+ * keyed by the streamgate topic id, so one streamgate topic stays in order in one
+ * partition, with its id, type and topic as headers), or what a {@code kafka} publisher
+ * mirrors into a topic.
  *
  * @param bootstrapServers {@code host:port} pairs separated by commas; {@code null} for
  * the gateway's own cluster
@@ -20,8 +22,8 @@ import dev.streamgate.core.problem.StreamgateException.FieldError;
  * @param security how to connect, {@code null} for PLAINTEXT
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@Schema(description = "Deliver into a Kafka topic instead of POSTing to a URL")
-public record KafkaTarget(
+@Schema(description = "A Kafka topic, of the gateway's cluster or of one it reaches, and how to connect")
+public record KafkaEndpoint(
 		@Schema(description = "host:port,host:port; absent: the gateway's own cluster",
 				example = "kafka-1.example.com:9093") String bootstrapServers,
 		@Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "orders-out") String topic, Security security) {
@@ -44,9 +46,9 @@ public record KafkaTarget(
 	 * @param password the password
 	 * @return the settings
 	 */
-	public KafkaTarget withPassword(String password) {
+	public KafkaEndpoint withPassword(String password) {
 		return (this.security != null)
-				? new KafkaTarget(this.bootstrapServers, this.topic, new Security(this.security.protocol,
+				? new KafkaEndpoint(this.bootstrapServers, this.topic, new Security(this.security.protocol,
 						this.security.mechanism, this.security.username, password, this.security.trustedCertificates))
 				: this;
 	}
@@ -73,7 +75,7 @@ public record KafkaTarget(
 
 	@Override
 	public String toString() {
-		return "KafkaTarget[" + ((this.bootstrapServers != null) ? this.bootstrapServers : "own cluster") + "/"
+		return "KafkaEndpoint[" + ((this.bootstrapServers != null) ? this.bootstrapServers : "own cluster") + "/"
 				+ this.topic + "]";
 	}
 
