@@ -65,6 +65,11 @@ final class ConfigTopics {
 				new Spec(prefix + "webhooks", 1, false, TopicConfig.CLEANUP_POLICY_COMPACT, Map.of()),
 				new Spec(prefix + "cursors", 1, false, TopicConfig.CLEANUP_POLICY_COMPACT, Map.of()),
 				new Spec(prefix + "snapshots", 1, false, TopicConfig.CLEANUP_POLICY_COMPACT, Map.of()),
+				// The source offsets of kafka publishers, one record per transaction: a
+				// new owner reads it from the start, so it is compacted often.
+				new Spec(prefix + KafkaMirroring.MIRRORS, 1, true, TopicConfig.CLEANUP_POLICY_COMPACT,
+						Map.of(TopicConfig.SEGMENT_MS_CONFIG, "600000", TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG,
+								"0.1")),
 				new Spec(prefix + "leases", this.properties.leasePartitions(), false, TopicConfig.CLEANUP_POLICY_DELETE,
 						Map.of(TopicConfig.RETENTION_MS_CONFIG, "60000")),
 				// The shared event log: a topic's partition is the hash of its id modulo

@@ -132,6 +132,11 @@ public class KafkaConfiguration {
 		return new KafkaTargets(clients);
 	}
 
+	@Bean
+	KafkaMirroring kafkaMirroring(KafkaClients clients, KafkaEventLog eventLog, Admin kafkaAdmin) {
+		return new KafkaMirroring(clients, eventLog, kafkaAdmin);
+	}
+
 	@Bean(destroyMethod = "close")
 	KafkaHealthIndicator kafkaHealthIndicator(Admin kafkaAdmin, KafkaClients clients) {
 		return new KafkaHealthIndicator(kafkaAdmin, clients.bootstrapServers());

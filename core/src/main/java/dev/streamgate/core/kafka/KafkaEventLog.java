@@ -23,6 +23,7 @@ import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
@@ -274,26 +275,40 @@ public final class KafkaEventLog implements EventLog {
 	@Override
 	public Mono<List<EventPosition>> append(Topic topic, List<OutgoingEvent> events) {
 		List<SenderRecord<String, byte[], Integer>> records = new ArrayList<>();
-		TopicPartition shared = topic.shared() ? partitions(topic).get(0) : null;
-		for (int i = 0; i < events.size(); i++) {
-			RecordHeader type = new RecordHeader(TYPE_HEADER,
-					events.get(i).type().value().getBytes(StandardCharsets.UTF_8));
-			ProducerRecord<String, byte[]> record = (shared != null)
-					? new ProducerRecord<>(shared.topic(), shared.partition(), topic.id(), events.get(i).data(),
-							List.of(type,
-									new RecordHeader(INCARNATION_HEADER,
-											topic.incarnation().getBytes(StandardCharsets.UTF_8))))
-					: new ProducerRecord<>(name(topic.id()), null, (String) null, events.get(i).data(), List.of(type));
-			records.add(SenderRecord.create(record, i));
+		List<ProducerRecord<String, byte[]>> produced = records(topic, events);
+		for (int i = 0; i < produced.size(); i++) {
+			records.add(SenderRecord.create(produced.get(i), i));
 		}
 		Flux<SenderResult<Integer>> results = (records.size() == 1) ? this.sender.send(Flux.fromIterable(records))
 				: sendTransactionally(records);
-		return results
-			.map((result) -> new EventPosition(topic.shared() ? 0 : result.recordMetadata().partition(),
-					result.recordMetadata().offset(), topic.partitions()))
+		return results.map((result) -> position(topic, result.recordMetadata()))
 			.collectList()
 			.timeout(this.writeTimeout.plusSeconds(2))
 			.onErrorMap((ex) -> !(ex instanceof StreamgateException), StreamgateException::kafkaUnavailable);
+	}
+
+	/**
+	 * The records of a topic's events: in its own Kafka topic, or keyed by its id (with
+	 * its incarnation) in its partition of the shared log.
+	 */
+	List<ProducerRecord<String, byte[]>> records(Topic topic, List<OutgoingEvent> events) {
+		TopicPartition shared = topic.shared() ? partitions(topic).get(0) : null;
+		List<ProducerRecord<String, byte[]>> records = new ArrayList<>(events.size());
+		for (OutgoingEvent event : events) {
+			RecordHeader type = new RecordHeader(TYPE_HEADER, event.type().value().getBytes(StandardCharsets.UTF_8));
+			records.add((shared != null)
+					? new ProducerRecord<>(shared.topic(), shared.partition(), topic.id(), event.data(),
+							List.of(type,
+									new RecordHeader(INCARNATION_HEADER,
+											topic.incarnation().getBytes(StandardCharsets.UTF_8))))
+					: new ProducerRecord<>(name(topic.id()), null, (String) null, event.data(), List.of(type)));
+		}
+		return records;
+	}
+
+	/** Where a record of a topic landed, as the topic's cursors count. */
+	static EventPosition position(Topic topic, RecordMetadata metadata) {
+		return new EventPosition(topic.shared() ? 0 : metadata.partition(), metadata.offset(), topic.partitions());
 	}
 
 	/** A batch: one transaction, all of it visible or none. */

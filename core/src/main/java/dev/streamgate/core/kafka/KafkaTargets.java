@@ -106,10 +106,20 @@ public final class KafkaTargets implements KafkaSink, AutoCloseable {
 		}).subscribeOn(Schedulers.boundedElastic());
 	}
 
-	/** Where and how to connect: the target's cluster, or the gateway's own. */
 	private Map<String, Object> connection(KafkaEndpoint target, String purpose) {
+		return connection(this.clients, target, purpose);
+	}
+
+	/**
+	 * Where and how to connect: the endpoint's cluster, or the gateway's own.
+	 * @param clients the gateway's own connection settings
+	 * @param target the endpoint
+	 * @param purpose the client id's suffix
+	 * @return the client settings
+	 */
+	static Map<String, Object> connection(KafkaClients clients, KafkaEndpoint target, String purpose) {
 		if (target.bootstrapServers() == null) {
-			return this.clients.common(purpose);
+			return clients.common(purpose);
 		}
 		Map<String, Object> config = new HashMap<>();
 		config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, String.join(",", target.servers()));
