@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import jakarta.json.JsonArray;
 import jakarta.json.JsonStructure;
@@ -85,8 +86,8 @@ public class EventPublisher {
 				.map((positions) -> new Publication(positions, true, last(topic, positions)));
 		}
 		List<JsonStructure> documents = payloads.stream().map(EventPublisher::document).toList();
-		return this.serial.run(topic.id(),
-				() -> current(topic).flatMap((tracked) -> publishDocuments(topic, tracked, documents)));
+		return this.serial.run(topic.id(), () -> current(topic).flatMap(
+				(tracked) -> publishDocuments(topic, tracked, documents, (events) -> this.log.append(topic, events))));
 	}
 
 	/**
@@ -97,8 +98,8 @@ public class EventPublisher {
 	 * @return what was appended
 	 */
 	public Mono<Publication> publishDocument(Topic topic, JsonStructure document) {
-		return this.serial.run(topic.id(),
-				() -> current(topic).flatMap((tracked) -> publishDocuments(topic, tracked, List.of(document))));
+		return this.serial.run(topic.id(), () -> current(topic).flatMap((tracked) -> publishDocuments(topic, tracked,
+				List.of(document), (events) -> this.log.append(topic, events))));
 	}
 
 	/**
@@ -114,10 +115,24 @@ public class EventPublisher {
 	 * @return what was appended
 	 */
 	public Mono<Publication> publishDocumentAsOnlyWriter(Topic topic, JsonStructure document) {
+		return publishDocumentsAsOnlyWriter(topic, List.of(document), (events) -> this.log.append(topic, events));
+	}
+
+	/**
+	 * Publishes whole documents for a topic's only writer, as
+	 * {@link #publishDocumentAsOnlyWriter} does, appending the events they make through
+	 * the writer's own append (a mirror's, which commits its source offsets with them).
+	 * @param topic a snapshot topic this node is the only writer of
+	 * @param documents the new documents, in order
+	 * @param append appends the events, all or none
+	 * @return what was appended
+	 */
+	public Mono<Publication> publishDocumentsAsOnlyWriter(Topic topic, List<JsonStructure> documents,
+			Function<List<OutgoingEvent>, Mono<List<EventPosition>>> append) {
 		return this.serial.run(topic.id(), () -> {
 			Tracked known = this.tracked.get(topic.id());
 			Mono<Tracked> current = (known != null) ? Mono.just(known) : current(topic);
-			return current.flatMap((tracked) -> publishDocuments(topic, tracked, List.of(document)));
+			return current.flatMap((tracked) -> publishDocuments(topic, tracked, documents, append));
 		});
 	}
 
@@ -172,7 +187,8 @@ public class EventPublisher {
 		});
 	}
 
-	private Mono<Publication> publishDocuments(Topic topic, Tracked tracked, List<JsonStructure> documents) {
+	private Mono<Publication> publishDocuments(Topic topic, Tracked tracked, List<JsonStructure> documents,
+			Function<List<OutgoingEvent>, Mono<List<EventPosition>>> append) {
 		// Diffing large documents is CPU work: keep it off the event loops.
 		return Mono.fromCallable(() -> changes(tracked.document().document(), documents))
 			.subscribeOn(Schedulers.parallel())
@@ -186,7 +202,7 @@ public class EventPublisher {
 					.map((change) -> new OutgoingEvent(change.type(), change.data()))
 					.toList();
 				JsonStructure latest = documents.get(documents.size() - 1);
-				return this.log.append(topic, events).map((positions) -> {
+				return append.apply(events).map((positions) -> {
 					long offset = positions.get(positions.size() - 1).offset();
 					Tracked next = tracked.advance(new SnapshotDocument(offset, latest), events.size());
 					this.tracked.put(topic.id(), maybeCheckpoint(topic, next));

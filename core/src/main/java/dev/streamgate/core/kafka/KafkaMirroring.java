@@ -150,7 +150,10 @@ final class KafkaMirroring implements Mirroring {
 			}
 		}
 		Map<Integer, Long> next = new HashMap<>();
-		if (last != null && topic.incarnation().equals(last.path("incarnation").asString(null))) {
+		// Offsets of another incarnation of the topic, or of another source, do not
+		// apply.
+		if (last != null && topic.incarnation().equals(last.path("incarnation").asString(null))
+				&& source(topic).equals(last.path("source").asString(null))) {
 			last.path("next")
 				.properties()
 				.forEach((entry) -> next.put(Integer.valueOf(entry.getKey()), entry.getValue().asLong()));
@@ -181,6 +184,12 @@ final class KafkaMirroring implements Mirroring {
 			source.close();
 			throw ex;
 		}
+	}
+
+	/** The source a topic's offsets count in. */
+	private static String source(Topic topic) {
+		KafkaEndpoint endpoint = topic.publisher().kafka();
+		return ((endpoint.bootstrapServers() != null) ? endpoint.bootstrapServers() : "") + "/" + endpoint.topic();
 	}
 
 	private static MirrorException writeFailure(Topic topic, Throwable ex) {
@@ -223,6 +232,7 @@ final class KafkaMirroring implements Mirroring {
 		public List<EventPosition> append(List<OutgoingEvent> events, Map<Integer, Long> next) {
 			ObjectNode offsets = JSON.createObjectNode();
 			offsets.put("incarnation", this.topic.incarnation());
+			offsets.put("source", source(this.topic));
 			ObjectNode byPartition = offsets.putObject("next");
 			next.forEach((partition, offset) -> byPartition.put(Integer.toString(partition), offset));
 			try {

@@ -1,0 +1,283 @@
+package dev.streamgate.mirror;
+
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonStructure;
+import jakarta.json.JsonValue;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Utils;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
+import reactor.core.Disposable;
+
+import dev.streamgate.support.BrokerProcess;
+import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.GatewayProcess;
+import dev.streamgate.support.Sse;
+import dev.streamgate.support.TestKafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Topics fed by a {@code kafka} publisher: records of a source cluster (a broker in its
+ * own JVM that asks for SCRAM credentials, or the gateway's own) mirrored into streamgate
+ * topics, read by SSE subscribers.
+ */
+class KafkaMirrorIntegrationTests {
+
+	private static final int RECORDS = 10_000;
+
+	private static final int DOCUMENTS = 300;
+
+	private static final int LEASE_PARTITIONS = 12;
+
+	@Test
+	void tenThousandRecordsAreMirroredExactlyOnceInOrderWhileTheOwnerIsKilled(@TempDir Path dir) throws Exception {
+		try (BrokerProcess source = BrokerProcess.startWithScram(dir.resolve("source-broker"),
+				dir.resolve("source-broker.log"), "mirror", "m1rr0r-pa55")) {
+			try (Admin admin = Admin
+				.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, source.bootstrapServers()))) {
+				admin
+					.createTopics(
+							List.of(new NewTopic("orders-src", 2, (short) 1), new NewTopic("board-src", 1, (short) 1)))
+					.all()
+					.get();
+			}
+			List<String> args = arguments(dir);
+			try (GatewayProcess first = GatewayProcess.startReady(dir.resolve("first.log"),
+					args.toArray(String[]::new));
+					GatewayProcess second = GatewayProcess.startReady(dir.resolve("second.log"),
+							args.toArray(String[]::new))) {
+				String security = "\"security\":{\"protocol\":\"SASL_PLAINTEXT\",\"mechanism\":\"SCRAM-SHA-256\","
+						+ "\"username\":\"mirror\",\"password\":\"m1rr0r-pa55\"}";
+				String publisher = "{\"type\":\"kafka\",\"bootstrapServers\":\"" + source.saslBootstrapServers()
+						+ "\",\"topic\":\"%s\",\"startFrom\":\"earliest\"," + security + "}";
+				// A wrong password is refused at creation, naming the field, never
+				// echoed.
+				assertThat(post(first, "/api/v1/topics",
+						"{\"id\":\"orders\",\"payloadType\":\"event\",\"publisher\":"
+								+ publisher.formatted("orders-src").replace("m1rr0r-pa55", "not-it") + "}",
+						400))
+					.contains("\"pointer\":\"/publisher\"")
+					.contains("refused the credentials")
+					.doesNotContain("not-it");
+				// The snapshot topic's lease is the event topic's: one kill fails both
+				// over.
+				String board = sameLeaseAs("orders");
+				post(first, "/api/v1/topics", "{\"id\":\"orders\",\"payloadType\":\"event\",\"publisher\":"
+						+ publisher.formatted("orders-src") + "}", 201);
+				post(first, "/api/v1/topics", "{\"id\":\"" + board + "\",\"payloadType\":\"snapshot\",\"publisher\":"
+						+ publisher.formatted("board-src") + "}", 201);
+				assertThat(get(first, "/api/v1/topics/orders")).contains("\"password\":\"******\"")
+					.doesNotContain("m1rr0r-pa55");
+				GatewayProcess owner = await().atMost(Duration.ofSeconds(60))
+					.until(() -> mirroring(first, "orders") ? first : mirroring(second, "orders") ? second : null,
+							(found) -> found != null);
+				GatewayProcess survivor = (owner == first) ? second : first;
+
+				List<ServerSentEvent<String>> orders = new CopyOnWriteArrayList<>();
+				List<ServerSentEvent<String>> documents = new CopyOnWriteArrayList<>();
+				Sse sse = new Sse(survivor.baseUrl());
+				Disposable ordersStream = sse.stream("/api/v1/stream/orders?lastEventId=earliest", null)
+					.subscribe(orders::add);
+				Disposable boardStream = sse.stream("/api/v1/stream/" + board + "?mode=snapshot-patch", null)
+					.subscribe(documents::add);
+				AtomicInteger produced = new AtomicInteger();
+				Thread producer = new Thread(() -> produce(source.bootstrapServers(), produced));
+				try {
+					producer.start();
+					await().atMost(Duration.ofSeconds(90)).until(() -> orders.size() >= RECORDS / 4);
+					assertThat(mirroring(owner, "orders")).as("the owner still mirrors when it is killed").isTrue();
+					owner.kill();
+					System.out.println("Killed the mirror's owner after " + orders.size() + " of " + produced.get()
+							+ " produced records reached the subscriber");
+					producer.join(Duration.ofSeconds(120).toMillis());
+					assertThat(produced.get()).isEqualTo(RECORDS + DOCUMENTS);
+					await().atMost(Duration.ofSeconds(120))
+						.pollInterval(Duration.ofMillis(500))
+						.until(() -> orders.size() >= RECORDS && lastVersion(documents) == DOCUMENTS - 1);
+					// Anything mirrored twice would arrive right behind.
+					Thread.sleep(3000);
+				}
+				finally {
+					ordersStream.dispose();
+					boardStream.dispose();
+				}
+				assertThat(mirroring(survivor, "orders")).as("the survivor took over").isTrue();
+				checkOrders(orders);
+				checkDocuments(documents);
+				assertThat(get(survivor, "/api/v1/topics/orders/status")).contains("mirrored up to partition 0 offset")
+					.contains("0 behind");
+			}
+		}
+	}
+
+	private static void checkOrders(List<ServerSentEvent<String>> orders) {
+		assertThat(orders).allSatisfy((event) -> assertThat(event.event()).isEqualTo("event"));
+		Map<Integer, Long> nextOffset = new HashMap<>();
+		Set<Integer> seen = new HashSet<>();
+		for (ServerSentEvent<String> event : orders) {
+			JsonObject data = parse(event.data()).asJsonObject();
+			int n = data.getJsonObject("value").getInt("n");
+			assertThat(seen.add(n)).as("record %d mirrored once", n).isTrue();
+			int partition = data.getInt("partition");
+			long offset = data.getJsonNumber("offset").longValue();
+			assertThat(offset).as("partition %d in order, none skipped", partition)
+				.isEqualTo(nextOffset.getOrDefault(partition, 0L));
+			nextOffset.put(partition, offset + 1);
+			assertThat(data.getString("key")).isEqualTo("customer-" + (n % 10));
+			assertThat(data.getJsonObject("headers").getString("seq")).isEqualTo(Integer.toString(n));
+			assertThat(data.getJsonObject("headers").getJsonArray("trace")).hasSize(2);
+			assertThat(data.getString("timestamp")).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
+		}
+		assertThat(seen).hasSize(RECORDS);
+		assertThat(nextOffset.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(RECORDS);
+	}
+
+	private static void checkDocuments(List<ServerSentEvent<String>> documents) {
+		assertThat(documents.get(0).event()).isEqualTo("snapshot");
+		JsonStructure document = (JsonStructure) parse(documents.get(0).data());
+		int version = ((JsonObject) document).getInt("v");
+		for (ServerSentEvent<String> event : documents.subList(1, documents.size())) {
+			assertThat(event.event()).isEqualTo("patch");
+			document = Json.createPatch(parse(event.data()).asJsonArray()).apply(document);
+			int next = ((JsonObject) document).getInt("v");
+			assertThat(next).as("each version once, in order").isEqualTo(version + 1);
+			version = next;
+		}
+		assertThat(version).isEqualTo(DOCUMENTS - 1);
+	}
+
+	private static int lastVersion(List<ServerSentEvent<String>> documents) {
+		if (documents.isEmpty()) {
+			return -1;
+		}
+		JsonStructure document = null;
+		for (ServerSentEvent<String> event : documents) {
+			document = "snapshot".equals(event.event()) ? (JsonStructure) parse(event.data())
+					: Json.createPatch(parse(event.data()).asJsonArray()).apply(document);
+		}
+		return ((JsonObject) document).getInt("v");
+	}
+
+	/**
+	 * Records at about 400 a second, each with a key, headers (one of them twice) and a
+	 * JSON value; every 33rd step a new version of the board document.
+	 */
+	private static void produce(String bootstrapServers, AtomicInteger produced) {
+		Map<String, Object> config = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+				ProducerConfig.ACKS_CONFIG, "all");
+		try (KafkaProducer<String, String> producer = new KafkaProducer<>(config, new StringSerializer(),
+				new StringSerializer())) {
+			int documents = 0;
+			for (int n = 0; n < RECORDS; n++) {
+				ProducerRecord<String, String> record = new ProducerRecord<>("orders-src", "customer-" + (n % 10),
+						"{\"n\":" + n + ",\"item\":\"sku-" + (n * 7 % 101) + "\"}");
+				record.headers().add(new RecordHeader("seq", Integer.toString(n).getBytes(StandardCharsets.UTF_8)));
+				record.headers().add(new RecordHeader("trace", "a".getBytes(StandardCharsets.UTF_8)));
+				record.headers().add(new RecordHeader("trace", "b".getBytes(StandardCharsets.UTF_8)));
+				producer.send(record);
+				produced.incrementAndGet();
+				if (n % 33 == 0 && documents < DOCUMENTS) {
+					producer.send(new ProducerRecord<>("board-src", "board", "{\"v\":" + documents
+							+ ",\"rows\":[{\"id\":1,\"qty\":" + (documents * 3) + "},{\"id\":2,\"qty\":5}]}"));
+					documents++;
+					produced.incrementAndGet();
+				}
+				if (n % 40 == 0) {
+					producer.flush();
+					Thread.sleep(100);
+				}
+			}
+			for (; documents < DOCUMENTS; documents++) {
+				producer.send(new ProducerRecord<>("board-src", "board", "{\"v\":" + documents + ",\"rows\":[]}"));
+				produced.incrementAndGet();
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** A topic id whose lease is the given one's, so that the same node owns both. */
+	private static String sameLeaseAs(String id) {
+		for (int n = 0;; n++) {
+			String candidate = "board-" + n;
+			if (lease(candidate) == lease(id)) {
+				return candidate;
+			}
+		}
+	}
+
+	private static int lease(String id) {
+		return Utils.toPositive(Utils.murmur2(id.getBytes(StandardCharsets.UTF_8))) % LEASE_PARTITIONS;
+	}
+
+	/** Whether a node's last word on a topic's mirror is that it runs it. */
+	private static boolean mirroring(GatewayProcess gateway, String topic) {
+		String last = null;
+		for (String line : gateway.outputLines()) {
+			if (line.contains("Mirroring topic " + topic) || line.contains("Stopped mirroring topic " + topic)) {
+				last = line;
+			}
+		}
+		return last != null && last.contains("Mirroring topic " + topic);
+	}
+
+	static List<String> arguments(Path dir) {
+		List<String> args = new ArrayList<>(List.of(GatewayKafka.arguments(TestKafka.uniquePrefix())));
+		args.remove("--server.port=0");
+		args.add("--streamgate.egress.allowed-cidrs=127.0.0.1/32");
+		args.add("--streamgate.embedded-kafka.data-dir=" + dir.resolve("unused"));
+		return args;
+	}
+
+	static String post(GatewayProcess gateway, String uri, String json, int status) {
+		return gateway.client()
+			.post()
+			.uri(uri)
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue(json)
+			.exchange()
+			.expectStatus()
+			.isEqualTo(status)
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+	}
+
+	static String get(GatewayProcess gateway, String uri) {
+		return gateway.client().get().uri(uri).exchange().expectBody(String.class).returnResult().getResponseBody();
+	}
+
+	static JsonValue parse(String json) {
+		try (JsonReader reader = Json.createReader(new StringReader(json))) {
+			return reader.readValue();
+		}
+	}
+
+}
