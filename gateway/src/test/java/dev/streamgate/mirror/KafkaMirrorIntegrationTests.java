@@ -132,7 +132,127 @@ class KafkaMirrorIntegrationTests {
 				checkDocuments(documents);
 				assertThat(get(survivor, "/api/v1/topics/orders/status")).contains("mirrored up to partition 0 offset")
 					.contains("0 behind");
+				// A stored password only goes to its own cluster.
+				assertThat(patch(survivor, "/api/v1/topics/orders",
+						"{\"publisher\":{\"bootstrapServers\":\"127.0.0.1:1\"}}", 400))
+					.contains("\"pointer\":\"/publisher/security/password\"");
+
 			}
+		}
+	}
+
+	@Test
+	void recordsThatAreNotJsonBecomeProblemsAndBadDefinitionsAreRefused(@TempDir Path dir) throws Exception {
+		String prefix = TestKafka.uniquePrefix().replace(".", "");
+		String events = prefix + "-events";
+		String documents = prefix + "-documents";
+		try (Admin admin = Admin
+			.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()))) {
+			admin.createTopics(List.of(new NewTopic(events, 1, (short) 1), new NewTopic(documents, 1, (short) 1)))
+				.all()
+				.get();
+		}
+		try (GatewayProcess gateway = GatewayProcess.startReady(dir.resolve("gateway.log"),
+				arguments(dir).toArray(String[]::new))) {
+			Map<String, String> refused = Map.of("{\"type\":\"kafka\",\"topic\":\"no-such-source\"}", "/publisher",
+					"{\"type\":\"kafka\",\"bootstrapServers\":\"127.0.0.1:1\",\"topic\":\"x\"}", "/publisher",
+					"{\"type\":\"kafka\",\"bootstrapServers\":\"127.0.0.2:9092\",\"topic\":\"x\"}",
+					"/publisher/bootstrapServers", "{\"type\":\"kafka\",\"topic\":\"bad topic\"}", "/publisher/topic",
+					"{\"type\":\"kafka\",\"topic\":\"x\",\"url\":\"http://127.0.0.1:9/x\"}", "/publisher",
+					"{\"type\":\"http-poller\",\"url\":\"http://127.0.0.1:9/x\",\"topic\":\"x\"}", "/publisher",
+					"{\"type\":\"kafka\",\"topic\":\"x\",\"security\":{\"protocol\":\"SASL_SSL\"}}",
+					"/publisher/security", "{\"type\":\"kafka\",\"topic\":\"x\",\"startFrom\":\"yesterday\"}",
+					"/publisher/startFrom");
+			refused.forEach((publisher,
+					pointer) -> assertThat(
+							post(gateway, "/api/v1/topics", "{\"id\":\"bad\",\"publisher\":" + publisher + "}", 400))
+						.as(publisher)
+						.contains("\"pointer\":\"" + pointer + "\""));
+			assertThat(post(gateway, "/api/v1/topics",
+					"{\"id\":\"bad\",\"publisher\":{\"type\":\"kafka\",\"topic\":\"no-such-source\"}}", 400))
+				.contains("Kafka topic no-such-source does not exist");
+
+			try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+					Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()),
+					new StringSerializer(), new StringSerializer())) {
+				// Before the topics exist: only the snapshot topic, which starts from the
+				// earliest record, gets it.
+				producer.send(new ProducerRecord<>(events, "k", "{\"before\":true}")).get();
+				producer.send(new ProducerRecord<>(documents, "d", "{\"v\":1}")).get();
+				post(gateway, "/api/v1/topics",
+						"{\"id\":\"feed\",\"publisher\":{\"type\":\"kafka\",\"topic\":\"" + events + "\"}}", 201);
+				post(gateway, "/api/v1/topics",
+						"{\"id\":\"doc\",\"payloadType\":\"snapshot\",\"publisher\":"
+								+ "{\"type\":\"kafka\",\"topic\":\"" + documents + "\",\"startFrom\":\"earliest\"}}",
+						201);
+				// The new mirror has written down where it starts.
+				await().atMost(Duration.ofSeconds(30))
+					.until(() -> get(gateway, "/api/v1/topics/feed/status")
+						.contains("mirrored up to partition 0 offset 1"));
+				List<ServerSentEvent<String>> feed = new CopyOnWriteArrayList<>();
+				List<ServerSentEvent<String>> doc = new CopyOnWriteArrayList<>();
+				Sse sse = new Sse(gateway.baseUrl());
+				Disposable feedStream = sse.stream("/api/v1/stream/feed?lastEventId=earliest", null)
+					.subscribe(feed::add);
+				Disposable docStream = sse.stream("/api/v1/stream/doc?mode=snapshot-patch", null).subscribe(doc::add);
+				try {
+					await().atMost(Duration.ofSeconds(30)).until(() -> doc.size() >= 1);
+					producer.send(new ProducerRecord<>(events, "k", "{\"a\":1}")).get();
+					producer.send(new ProducerRecord<>(events, "k", "not json")).get();
+					producer.send(new ProducerRecord<>(events, "k", null)).get();
+					producer.send(new ProducerRecord<>(events, null, "{\"a\":2}")).get();
+					producer.send(new ProducerRecord<>(documents, "d", "[1")).get();
+					producer.send(new ProducerRecord<>(documents, "d", "5")).get();
+					producer.send(new ProducerRecord<>(documents, "d", "{\"v\":2}")).get();
+					await().atMost(Duration.ofSeconds(30)).until(() -> feed.size() >= 4 && doc.size() >= 4);
+				}
+				finally {
+					feedStream.dispose();
+					docStream.dispose();
+				}
+				assertThat(feed).extracting(ServerSentEvent::event)
+					.containsExactly("event", "problem", "event", "event");
+				assertThat(parse(feed.get(0).data()).asJsonObject().getJsonObject("value").getInt("a")).isEqualTo(1);
+				JsonObject problem = parse(feed.get(1).data()).asJsonObject();
+				assertThat(problem.getString("type")).endsWith("/source-not-json");
+				assertThat(problem.getJsonNumber("offset").longValue()).isEqualTo(2);
+				assertThat(problem.getString("source")).isEqualTo("kafka:" + events);
+				assertThat(parse(feed.get(2).data()).asJsonObject().get("value")).isEqualTo(JsonValue.NULL);
+				JsonObject last = parse(feed.get(3).data()).asJsonObject();
+				assertThat(last.get("key")).isEqualTo(JsonValue.NULL);
+				assertThat(last.getJsonObject("value").getInt("a")).isEqualTo(2);
+
+				assertThat(doc).extracting(ServerSentEvent::event)
+					.containsExactly("snapshot", "problem", "problem", "patch");
+				assertThat(parse(doc.get(1).data()).asJsonObject().getString("type")).endsWith("/source-not-json");
+				assertThat(parse(doc.get(2).data()).asJsonObject().getString("detail")).contains("is a JSON number");
+				JsonStructure rebuilt = Json.createPatch(parse(doc.get(3).data()).asJsonArray())
+					.apply((JsonStructure) parse(doc.get(0).data()));
+				assertThat(rebuilt).isEqualTo(parse("{\"v\":2}"));
+				assertThat(get(gateway, "/api/v1/topics/feed/status")).contains("1 records were not mirrored");
+				assertThat(get(gateway, "/actuator/prometheus"))
+					.containsPattern("streamgate_mirror_records_invalid_total\\S* 3.0");
+			}
+
+			// A source that goes away is a problem and a failed status, not a silent
+			// stall.
+			List<ServerSentEvent<String>> after = new CopyOnWriteArrayList<>();
+			Disposable watch = new Sse(gateway.baseUrl()).all("/api/v1/stream/feed", null).subscribe(after::add);
+			try {
+				await().atMost(Duration.ofSeconds(10)).until(() -> !after.isEmpty());
+				try (Admin admin = Admin
+					.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()))) {
+					admin.deleteTopics(List.of(events)).all().get();
+				}
+				await().atMost(Duration.ofSeconds(60))
+					.until(() -> after.stream().anyMatch((e) -> "problem".equals(e.event())));
+			}
+			finally {
+				watch.dispose();
+			}
+			ServerSentEvent<String> gone = after.stream().filter((e) -> "problem".equals(e.event())).findFirst().get();
+			assertThat(parse(gone.data()).asJsonObject().getString("type")).matches(".*/source-(missing|unreachable)");
+			assertThat(get(gateway, "/api/v1/topics/feed/status")).contains("\"outcome\":\"failed\"");
 		}
 	}
 
@@ -261,6 +381,20 @@ class KafkaMirrorIntegrationTests {
 			.post()
 			.uri(uri)
 			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue(json)
+			.exchange()
+			.expectStatus()
+			.isEqualTo(status)
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+	}
+
+	static String patch(GatewayProcess gateway, String uri, String json, int status) {
+		return gateway.client()
+			.patch()
+			.uri(uri)
+			.contentType(MediaType.valueOf("application/merge-patch+json"))
 			.bodyValue(json)
 			.exchange()
 			.expectStatus()

@@ -125,7 +125,8 @@ public record Publisher(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) Pub
 				(this.timeout != null) ? this.timeout : Duration.ofSeconds(10),
 				(this.retry != null) ? this.retry.withDefaults() : Retry.DEFAULT,
 				(this.pagination != null) ? this.pagination.withDefaults() : null,
-				(this.oauth2 != null) ? this.oauth2.withDefaults() : null, null, null, null, null);
+				(this.oauth2 != null) ? this.oauth2.withDefaults() : null, this.bootstrapServers, this.topic,
+				this.security, this.startFrom);
 	}
 
 }
