@@ -268,6 +268,26 @@ try {
   expect(await page.locator('#status dd').filter({ hasText: '7 d' }).count() === 1, 'durations are human-readable (retention 7 d, polling every 1 s, a poll in ms)');
   await page.screenshot({ path: `${shots}/12-durations.png`, fullPage: true });
 
+  // A topic mirrored from a Kafka topic of the gateway's own cluster: a missing source is refused with the
+  // reason; the status shows the source and how far the mirror got.
+  await page.locator('#create').evaluate((details) => { details.open = true; });
+  await page.fill('#create-json', JSON.stringify({ id: 'console-mirror', publisher: { type: 'kafka', topic: 'no-such-source' } }));
+  await page.click('#create-form button');
+  await page.locator('#notice:not([hidden])').filter({ hasText: 'no-such-source does not exist' }).waitFor();
+  await page.fill('#create-json', JSON.stringify({ id: 'console-mirror', publisher: { type: 'kafka', topic: process.env.KAFKA_SOURCE } }));
+  await page.click('#create-form button');
+  await page.locator('#topic-title').filter({ hasText: 'console-mirror' }).waitFor();
+  await page.click('nav button[data-tab="status"]');
+  await page.locator('#status dd').filter({ hasText: `Kafka topic ${process.env.KAFKA_SOURCE} at the gateway's cluster` }).waitFor();
+  for (let i = 0; i < 30 && await page.locator('#status dd').filter({ hasText: 'next to mirror: partition 0 offset' }).count() === 0; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    await page.click('nav button[data-tab="status"]');
+  }
+  expect(await page.locator('#status dt').filter({ hasText: 'mirror' }).count() === 1
+    && await page.locator('#status dd').filter({ hasText: 'next to mirror: partition 0 offset' }).count() === 1,
+  'a kafka topic\'s status shows its source and how far it mirrored');
+  await page.screenshot({ path: `${shots}/12b-mirror.png`, fullPage: true });
+
   // A snapshot topic: the document rebuilt from the snapshot and the patches.
   await page.locator('#create').evaluate((details) => { details.open = true; });
   await page.fill('#create-json', JSON.stringify({ id: 'console-doc', payloadType: 'snapshot', publisher: { type: 'http-post' } }));

@@ -266,8 +266,12 @@ async function loadStatus() {
   if (pages) rows.push(['pages', `up to ${pages.maxPages}, next by ${pages.type === 'link-header' ? 'Link header' : pages.nextPointer}${pages.itemsPointer ? ', items at ' + pages.itemsPointer : ''}`]);
   const oauth2 = state.topic.publisher?.oauth2;
   if (oauth2) rows.push(['source auth', `OAuth 2.0 client ${oauth2.clientId} at ${oauth2.tokenUrl}`]);
+  const publisher = state.topic.publisher;
+  if (publisher?.type === 'kafka') {
+    rows.push(['source', `Kafka topic ${publisher.topic} at ${publisher.bootstrapServers ?? 'the gateway\'s cluster'}${publisher.security ? ` (${publisher.security.protocol}${publisher.security.mechanism ? ' ' + publisher.security.mechanism : ''})` : ''}, new mirrors from the ${publisher.startFrom} record`]);
+  }
   if (json.lastPoll) {
-    rows.push(['last poll', `${ago(json.lastPoll.at)}: ${json.lastPoll.outcome} in ${humanDuration(json.lastPoll.duration)}${json.lastPoll.detail ? ' — ' + json.lastPoll.detail : ''}`]);
+    rows.push([publisher?.type === 'kafka' ? 'mirror' : 'last poll', `${ago(json.lastPoll.at)}: ${json.lastPoll.outcome} in ${humanDuration(json.lastPoll.duration)}${json.lastPoll.detail ? ' — ' + json.lastPoll.detail : ''}`]);
   }
   $('#status').replaceChildren(...rows.flatMap(([name, value]) => [el('dt', {}, name), el('dd', {}, value)]));
 }

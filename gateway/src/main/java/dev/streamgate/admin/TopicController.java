@@ -245,8 +245,8 @@ public class TopicController {
 	 * @param events where its events stand
 	 * @param subscribers connected subscribers per channel on the node that answers
 	 * (empty when it runs no subscriber role)
-	 * @param lastPoll the last poll of an http-poller topic, when the answering node
-	 * polls it
+	 * @param lastPoll the last poll of an http-poller topic's source, or of a kafka
+	 * topic's source, when the answering node runs its publisher
 	 * @param webhooks the topic's webhooks by status, and how many active ones are
 	 * failing (no success since their last failure)
 	 */
@@ -254,8 +254,9 @@ public class TopicController {
 	public record TopicStatusDocument(String id, EventLogStatus events,
 			@Schema(description = "connected subscribers per channel on the answering node",
 					example = "{\"sse\": 3}") Map<String, Integer> subscribers,
-			@Schema(description = "http-poller topics: the last poll, present when the answering node polls the topic "
-					+ "(exactly one node of the poller role does)") LastPoll lastPoll,
+			@Schema(description = "http-poller and kafka topics: the last poll of the source, present when the "
+					+ "answering node runs the topic's publisher (exactly one node of the poller role does); for kafka "
+					+ "topics the detail says the next source offsets, the records behind and those not mirrored") LastPoll lastPoll,
 			@Schema(description = "the topic's webhooks by status, and how many active ones fail (no success since "
 					+ "their last failure)",
 					example = "{\"active\": 2, \"disabled\": 0, \"failing\": 1}") Map<String, Long> webhooks) {

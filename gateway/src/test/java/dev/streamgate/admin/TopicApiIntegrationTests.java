@@ -530,6 +530,14 @@ class TopicApiIntegrationTests {
 		doc.jsonPath("$.components.schemas.ClientCredentials.properties.clientSecret.writeOnly").isEqualTo(true);
 		doc.jsonPath("$.components.schemas.WebhookRequest.properties.kafka").exists();
 		doc.jsonPath("$.components.schemas.Security.properties.password.writeOnly").isEqualTo(true);
+		// Kafka publishers: the type, the source and where a new mirror starts.
+		doc.jsonPath("$.components.schemas.Publisher.properties.type.enum")
+			.isEqualTo(List.of("http-poller", "http-post", "kafka"));
+		doc.jsonPath("$.components.schemas.Publisher.properties.bootstrapServers").exists();
+		doc.jsonPath("$.components.schemas.Publisher.properties.security.$ref")
+			.isEqualTo("#/components/schemas/Security");
+		doc.jsonPath("$.components.schemas.Publisher.properties.startFrom.enum")
+			.isEqualTo(List.of("latest", "earliest"));
 		expected.forEach((path, operations) -> operations.forEach((method, documented) -> {
 			List<String> statuses = new java.util.ArrayList<>(documented);
 			// Every API operation can be refused for its token.

@@ -10,6 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
 
 import dev.streamgate.support.GatewayKafka;
@@ -47,6 +50,7 @@ class ConsoleBrowserTests {
 				.redirectOutput(output.toFile());
 			node.environment().put("BASE_URL", gateway.baseUrl());
 			node.environment().put("TOKEN", token);
+			node.environment().put("KAFKA_SOURCE", kafkaSource());
 			node.environment().put("SCREENSHOTS", new File("target/console-screenshots").getAbsolutePath());
 			Process process = node.start();
 			boolean finished = process.waitFor(3, TimeUnit.MINUTES);
@@ -68,6 +72,7 @@ class ConsoleBrowserTests {
 				.contains("ok - an opened frame shows its JSON indented")
 				.contains("ok - switching views clears the last error")
 				.contains("ok - the list shows the topic with a failing webhook")
+				.contains("ok - a kafka topic's status shows its source and how far it mirrored")
 				.contains("ok - the list shows the topic whose poller fails")
 				.contains("ok - durations are human-readable")
 				.contains("ok - the creation form is back to its template after success");
@@ -75,6 +80,16 @@ class ConsoleBrowserTests {
 				assertThat(Path.of("target", "console-screenshots", shot + ".png")).isRegularFile();
 			}
 		}
+	}
+
+	/** A Kafka topic of the test broker for the console to mirror. */
+	private static String kafkaSource() throws Exception {
+		String name = TestKafka.uniquePrefix().replace(".", "") + "-console-source";
+		try (Admin admin = Admin
+			.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()))) {
+			admin.createTopics(List.of(new NewTopic(name, 1, (short) 1))).all().get();
+		}
+		return name;
 	}
 
 }

@@ -130,7 +130,7 @@ class KafkaMirrorIntegrationTests {
 				assertThat(mirroring(survivor, "orders")).as("the survivor took over").isTrue();
 				checkOrders(orders);
 				checkDocuments(documents);
-				assertThat(get(survivor, "/api/v1/topics/orders/status")).contains("mirrored up to partition 0 offset")
+				assertThat(get(survivor, "/api/v1/topics/orders/status")).contains("next to mirror: partition 0 offset")
 					.contains("0 behind");
 				// A stored password only goes to its own cluster.
 				assertThat(patch(survivor, "/api/v1/topics/orders",
@@ -188,7 +188,7 @@ class KafkaMirrorIntegrationTests {
 				// The new mirror has written down where it starts.
 				await().atMost(Duration.ofSeconds(30))
 					.until(() -> get(gateway, "/api/v1/topics/feed/status")
-						.contains("mirrored up to partition 0 offset 1"));
+						.contains("next to mirror: partition 0 offset 1"));
 				List<ServerSentEvent<String>> feed = new CopyOnWriteArrayList<>();
 				List<ServerSentEvent<String>> doc = new CopyOnWriteArrayList<>();
 				Sse sse = new Sse(gateway.baseUrl());

@@ -368,7 +368,7 @@ final class Mirror implements LeasedTopics.Worker {
 	}
 
 	private String status(Map<Integer, Long> committed) {
-		StringBuilder status = new StringBuilder("mirrored up to ");
+		StringBuilder status = new StringBuilder("next to mirror: ");
 		status.append(committed.entrySet()
 			.stream()
 			.sorted(Map.Entry.comparingByKey())
