@@ -35,13 +35,16 @@ public final class BrokerProcess implements AutoCloseable {
 
 	private final int saslPort;
 
+	private final List<String> saslUser;
+
 	private Process process;
 
-	private BrokerProcess(Path dataDir, int port, int saslPort, Path output) {
+	private BrokerProcess(Path dataDir, int port, int saslPort, Path output, List<String> saslUser) {
 		this.dataDir = dataDir;
 		this.port = port;
 		this.saslPort = saslPort;
 		this.output = output;
+		this.saslUser = saslUser;
 	}
 
 	/**
@@ -51,30 +54,35 @@ public final class BrokerProcess implements AutoCloseable {
 	 * @return the running broker
 	 */
 	public static BrokerProcess start(Path dataDir, Path output) {
-		BrokerProcess broker = new BrokerProcess(dataDir, GatewayProcess.freePort(), 0, output);
+		BrokerProcess broker = new BrokerProcess(dataDir, GatewayProcess.freePort(), 0, output, List.of());
 		broker.restart();
 		return broker;
 	}
 
 	/**
-	 * Starts a broker that also has a SASL_PLAINTEXT listener with SCRAM-SHA-256, and
-	 * adds one user through the plain listener.
+	 * Starts a broker that also has a SASL_PLAINTEXT listener with SCRAM-SHA-256,
+	 * SCRAM-SHA-512 and PLAIN, for one user (its SCRAM credentials added through the
+	 * plain listener).
 	 * @param dataDir its storage
 	 * @param output file that receives its console output
-	 * @param user the SCRAM user
+	 * @param user the user
 	 * @param password the user's password
 	 * @return the running broker
 	 */
 	public static BrokerProcess startWithScram(Path dataDir, Path output, String user, String password) {
-		BrokerProcess broker = new BrokerProcess(dataDir, GatewayProcess.freePort(), GatewayProcess.freePort(), output);
+		BrokerProcess broker = new BrokerProcess(dataDir, GatewayProcess.freePort(), GatewayProcess.freePort(), output,
+				List.of(user, password));
 		broker.restart();
 		try (Admin admin = Admin
 			.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-			admin
-				.alterUserScramCredentials(List.of(new UserScramCredentialUpsertion(user,
-						new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 8192), password)))
-				.all()
-				.get(30, TimeUnit.SECONDS);
+			// One mechanism per request: Kafka refuses two changes of a user in one.
+			for (ScramMechanism mechanism : List.of(ScramMechanism.SCRAM_SHA_256, ScramMechanism.SCRAM_SHA_512)) {
+				admin
+					.alterUserScramCredentials(List
+						.of(new UserScramCredentialUpsertion(user, new ScramCredentialInfo(mechanism, 8192), password)))
+					.all()
+					.get(30, TimeUnit.SECONDS);
+			}
 		}
 		catch (Exception ex) {
 			throw new IllegalStateException("Cannot add the SCRAM user", ex);
@@ -98,9 +106,11 @@ public final class BrokerProcess implements AutoCloseable {
 	 * Starts the broker (again) on the same port and storage.
 	 */
 	public synchronized void restart() {
-		List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-				"-cp", System.getProperty("java.class.path"), BrokerProcess.class.getName(), this.dataDir.toString(),
-				Integer.toString(this.port), Integer.toString(this.saslPort));
+		List<String> command = new java.util.ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-cp",
+						System.getProperty("java.class.path"), BrokerProcess.class.getName(), this.dataDir.toString(),
+						Integer.toString(this.port), Integer.toString(this.saslPort)));
+		command.addAll(this.saslUser);
 		try {
 			this.process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.output.toFile()))
@@ -154,14 +164,15 @@ public final class BrokerProcess implements AutoCloseable {
 
 	/**
 	 * Runs a broker until the process is stopped.
-	 * @param args the storage directory and the port
+	 * @param args the storage directory, the port, and the SASL port with its user and
+	 * password
 	 * @throws InterruptedException when interrupted
 	 */
 	public static void main(String[] args) throws InterruptedException {
 		int saslPort = (args.length > 2) ? Integer.parseInt(args[2]) : 0;
 		EmbeddedKafkaBroker broker = (saslPort != 0)
 				? EmbeddedKafkaBroker.start(Path.of(args[0]), Integer.parseInt(args[1]),
-						new EmbeddedKafkaBroker.SaslListener(saslPort, "SCRAM-SHA-256"))
+						new EmbeddedKafkaBroker.SaslListener(saslPort, args[3], args[4]))
 				: EmbeddedKafkaBroker.start(Path.of(args[0]), Integer.parseInt(args[1]));
 		CountDownLatch stopped = new CountDownLatch(1);
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -129,7 +129,10 @@ class KafkaSubscriptionIntegrationTests {
 						arguments(dir).toArray(String[]::new))) {
 			try (Admin admin = Admin
 				.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, other.bootstrapServers()))) {
-				admin.createTopics(List.of(new NewTopic("audit", 1, (short) 1))).all().get();
+				admin
+					.createTopics(List.of(new NewTopic("audit", 1, (short) 1), new NewTopic("audit-512", 1, (short) 1)))
+					.all()
+					.get();
 			}
 			post(gateway, "/api/v1/topics",
 					"{\"id\":\"ledger\",\"payloadType\":\"event\",\"publisher\":{\"type\":\"http-post\"}}", 201);
@@ -142,6 +145,12 @@ class KafkaSubscriptionIntegrationTests {
 				.doesNotContain("not-it");
 			String id = parse(post(gateway, base, wrong.replace("not-it", "scram-pa55word"), 201)).asJsonObject()
 				.getString("id");
+			// The same user with SCRAM-SHA-512, into another topic.
+			post(gateway, base,
+					wrong.replace("not-it", "scram-pa55word")
+						.replace("SCRAM-SHA-256", "SCRAM-SHA-512")
+						.replace("\"audit\"", "\"audit-512\""),
+					201);
 			for (int n = 0; n < 5; n++) {
 				post(gateway, "/api/v1/publish/ledger", "{\"n\":" + n + "}", 202);
 			}
@@ -152,6 +161,13 @@ class KafkaSubscriptionIntegrationTests {
 					.distinct()
 					.toList(), (n) -> n.size() >= 5);
 			assertThat(received).containsExactly(0, 1, 2, 3, 4);
+			assertThat(await().atMost(WAIT)
+				.pollInterval(Duration.ofMillis(500))
+				.until(() -> read(other.bootstrapServers(), "audit-512").stream()
+					.map((r) -> parse(r.value()).asJsonObject().getJsonObject("data").getInt("n"))
+					.distinct()
+					.toList(), (n) -> n.size() >= 5))
+				.containsExactly(0, 1, 2, 3, 4);
 			assertThat(get(gateway, base + "/" + id)).contains("\"password\":\"******\"")
 				.doesNotContain("scram-pa55word");
 		}

@@ -7,6 +7,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 
@@ -60,9 +61,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 	}
 
 	/**
-	 * Starts a broker that also listens for SASL_PLAINTEXT clients with SCRAM (a cluster
-	 * that asks for credentials, for tests of clients that send them; users are added
-	 * with the Admin API through the plain listener).
+	 * Starts a broker that also listens for SASL_PLAINTEXT clients with SCRAM-SHA-256,
+	 * SCRAM-SHA-512 and PLAIN (a cluster that asks for credentials, for tests of clients
+	 * that send them; SCRAM users are added with the Admin API through the plain
+	 * listener).
 	 * @param dataDir the storage directory
 	 * @param port the plain client port
 	 * @param sasl the SASL listener
@@ -137,9 +139,14 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 		config.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
 				+ ((this.sasl != null) ? ",SASL_PLAINTEXT:SASL_PLAINTEXT" : ""));
 		if (this.sasl != null) {
-			config.put("sasl.enabled.mechanisms", this.sasl.mechanism());
-			config.put("listener.name.sasl_plaintext." + this.sasl.mechanism().toLowerCase(java.util.Locale.ROOT)
-					+ ".sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+			config.put("sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512,PLAIN");
+			for (String scram : List.of("scram-sha-256", "scram-sha-512")) {
+				config.put("listener.name.sasl_plaintext." + scram + ".sasl.jaas.config",
+						"org.apache.kafka.common.security.scram.ScramLoginModule required;");
+			}
+			config.put("listener.name.sasl_plaintext.plain.sasl.jaas.config",
+					"org.apache.kafka.common.security.plain.PlainLoginModule required user_" + this.sasl.plainUser()
+							+ "=\"" + this.sasl.plainPassword() + "\";");
 		}
 		config.put("log.dirs", this.dataDir.toString());
 		// One node: every internal topic has a single replica, and nothing waits for
@@ -170,10 +177,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 	 * A SASL_PLAINTEXT listener.
 	 *
 	 * @param port its port
-	 * @param mechanism the SCRAM mechanism, {@code SCRAM-SHA-256} or
-	 * {@code SCRAM-SHA-512}
+	 * @param plainUser the one user of the PLAIN mechanism
+	 * @param plainPassword that user's password
 	 */
-	public record SaslListener(int port, String mechanism) {
+	public record SaslListener(int port, String plainUser, String plainPassword) {
 	}
 
 	private static int freePort() {
