@@ -147,10 +147,18 @@ final class Mirror implements LeasedTopics.Worker {
 			}
 			catch (MirrorException ex) {
 				if (ex.fenced()) {
-					logger.info(ex.getMessage() + ": this node stops mirroring it");
-					return;
+					// The lease moved and this node has yet to hear of it (then it stops
+					// this
+					// mirror soon), or two nodes each believe they hold it until the
+					// group
+					// settles: either way, a new writer after a pause reads where the
+					// other
+					// one got.
+					logger.info(ex.getMessage() + "; this node tries again in " + backoff.toSeconds() + " s");
 				}
-				failed(topic.get(), started, ex);
+				else {
+					failed(topic.get(), started, ex);
+				}
 				backoff = pause(backoff);
 			}
 			catch (RuntimeException ex) {
