@@ -361,16 +361,6 @@ final class KafkaMirroring implements Mirroring {
 		}
 
 		@Override
-		public void seek(Map<Integer, Long> next) {
-			next.forEach((partition, offset) -> {
-				TopicPartition tp = new TopicPartition(this.endpoint.topic(), partition);
-				if (this.consumer.assignment().contains(tp)) {
-					this.consumer.seek(tp, offset);
-				}
-			});
-		}
-
-		@Override
 		public Map<Integer, Long> positions() {
 			Map<Integer, Long> positions = new HashMap<>();
 			try {

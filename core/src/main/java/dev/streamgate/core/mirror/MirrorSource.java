@@ -19,12 +19,6 @@ public interface MirrorSource extends AutoCloseable {
 	List<SourceRecord> poll(Duration timeout);
 
 	/**
-	 * Goes back to offsets, after a write that failed.
-	 * @param next the next offset to read of each source partition
-	 */
-	void seek(Map<Integer, Long> next);
-
-	/**
 	 * The next offset to read of each source partition.
 	 * @return the offsets
 	 */
