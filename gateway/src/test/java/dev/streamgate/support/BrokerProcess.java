@@ -37,14 +37,24 @@ public final class BrokerProcess implements AutoCloseable {
 
 	private final List<String> saslUser;
 
+	private final int sslPort;
+
+	private final int saslSslPort;
+
+	private final SelfSignedCertificate certificate;
+
 	private Process process;
 
-	private BrokerProcess(Path dataDir, int port, int saslPort, Path output, List<String> saslUser) {
+	private BrokerProcess(Path dataDir, int port, int saslPort, Path output, List<String> saslUser,
+			SelfSignedCertificate certificate) {
 		this.dataDir = dataDir;
 		this.port = port;
 		this.saslPort = saslPort;
 		this.output = output;
 		this.saslUser = saslUser;
+		this.certificate = certificate;
+		this.sslPort = (certificate != null) ? GatewayProcess.freePort() : 0;
+		this.saslSslPort = (certificate != null) ? GatewayProcess.freePort() : 0;
 	}
 
 	/**
@@ -54,7 +64,7 @@ public final class BrokerProcess implements AutoCloseable {
 	 * @return the running broker
 	 */
 	public static BrokerProcess start(Path dataDir, Path output) {
-		BrokerProcess broker = new BrokerProcess(dataDir, GatewayProcess.freePort(), 0, output, List.of());
+		BrokerProcess broker = new BrokerProcess(dataDir, GatewayProcess.freePort(), 0, output, List.of(), null);
 		broker.restart();
 		return broker;
 	}
@@ -70,8 +80,24 @@ public final class BrokerProcess implements AutoCloseable {
 	 * @return the running broker
 	 */
 	public static BrokerProcess startWithScram(Path dataDir, Path output, String user, String password) {
+		return startWithScram(dataDir, output, user, password, null);
+	}
+
+	/**
+	 * Starts a broker with a SASL_PLAINTEXT listener as
+	 * {@link #startWithScram(Path, Path, String, String)} does and, given a certificate,
+	 * an SSL and a SASL_SSL listener that present it.
+	 * @param dataDir its storage
+	 * @param output file that receives its console output
+	 * @param user the user
+	 * @param password the user's password
+	 * @param certificate the TLS listeners' certificate, or {@code null} for none
+	 * @return the running broker
+	 */
+	public static BrokerProcess startWithScram(Path dataDir, Path output, String user, String password,
+			SelfSignedCertificate certificate) {
 		BrokerProcess broker = new BrokerProcess(dataDir, GatewayProcess.freePort(), GatewayProcess.freePort(), output,
-				List.of(user, password));
+				List.of(user, password), certificate);
 		broker.restart();
 		try (Admin admin = Admin
 			.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
@@ -98,6 +124,22 @@ public final class BrokerProcess implements AutoCloseable {
 		return "127.0.0.1:" + this.saslPort;
 	}
 
+	/**
+	 * The SSL listener's address (TLS, no credentials).
+	 * @return {@code host:port}
+	 */
+	public String sslBootstrapServers() {
+		return "127.0.0.1:" + this.sslPort;
+	}
+
+	/**
+	 * The SASL_SSL listener's address.
+	 * @return {@code host:port}
+	 */
+	public String saslSslBootstrapServers() {
+		return "127.0.0.1:" + this.saslSslPort;
+	}
+
 	public String bootstrapServers() {
 		return "127.0.0.1:" + this.port;
 	}
@@ -111,6 +153,10 @@ public final class BrokerProcess implements AutoCloseable {
 						System.getProperty("java.class.path"), BrokerProcess.class.getName(), this.dataDir.toString(),
 						Integer.toString(this.port), Integer.toString(this.saslPort)));
 		command.addAll(this.saslUser);
+		if (this.certificate != null) {
+			command.addAll(List.of(Integer.toString(this.sslPort), Integer.toString(this.saslSslPort),
+					this.certificate.keyStore().toString(), this.certificate.password()));
+		}
 		try {
 			this.process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.output.toFile()))
@@ -164,15 +210,17 @@ public final class BrokerProcess implements AutoCloseable {
 
 	/**
 	 * Runs a broker until the process is stopped.
-	 * @param args the storage directory, the port, and the SASL port with its user and
-	 * password
+	 * @param args the storage directory, the port, the SASL port with its user and
+	 * password, then the SSL and SASL_SSL ports with the key store and its password
 	 * @throws InterruptedException when interrupted
 	 */
 	public static void main(String[] args) throws InterruptedException {
 		int saslPort = (args.length > 2) ? Integer.parseInt(args[2]) : 0;
+		EmbeddedKafkaBroker.TlsListeners tls = (args.length > 5) ? new EmbeddedKafkaBroker.TlsListeners(
+				Integer.parseInt(args[5]), Integer.parseInt(args[6]), Path.of(args[7]), args[8]) : null;
 		EmbeddedKafkaBroker broker = (saslPort != 0)
 				? EmbeddedKafkaBroker.start(Path.of(args[0]), Integer.parseInt(args[1]),
-						new EmbeddedKafkaBroker.SaslListener(saslPort, args[3], args[4]))
+						new EmbeddedKafkaBroker.SaslListener(saslPort, args[3], args[4]), tls)
 				: EmbeddedKafkaBroker.start(Path.of(args[0]), Integer.parseInt(args[1]));
 		CountDownLatch stopped = new CountDownLatch(1);
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -21,6 +20,7 @@ import reactor.netty.http.HttpProtocol;
 import reactor.netty.http.client.HttpClient;
 
 import dev.streamgate.support.RunningGateway;
+import dev.streamgate.support.SelfSignedCertificate;
 import dev.streamgate.support.TcpProxy;
 import dev.streamgate.support.TestKafka;
 
@@ -90,17 +90,9 @@ class Http2IntegrationTests {
 
 	@Test
 	void withTlsAlpnChoosesH2AndHttp11ClientsAreStillServed() throws Exception {
-		Path keyStore = this.work.resolve("gateway.p12");
-		Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-				"-genkeypair", "-alias", "gateway", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
-				"CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12",
-				"-keystore", keyStore.toString(), "-storepass", "changeit")
-			.inheritIO()
-			.start();
-		assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
-		assertThat(keytool.exitValue()).isZero();
-		try (RunningGateway gateway = start("--server.ssl.key-store=" + keyStore,
-				"--server.ssl.key-store-password=changeit", "--server.ssl.key-store-type=PKCS12")) {
+		SelfSignedCertificate certificate = SelfSignedCertificate.create(this.work, "gateway");
+		try (RunningGateway gateway = start("--server.ssl.key-store=" + certificate.keyStore(),
+				"--server.ssl.key-store-password=" + certificate.password(), "--server.ssl.key-store-type=PKCS12")) {
 			String base = "https://127.0.0.1:" + port(gateway);
 			HttpClient h2 = HttpClient.create()
 				.secure((tls) -> tls.sslContext(Http2SslContextSpec.forClient()

@@ -7,9 +7,14 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
@@ -40,12 +45,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
 	private final SaslListener sasl;
 
+	private final TlsListeners tls;
+
 	private KafkaRaftServer server;
 
-	private EmbeddedKafkaBroker(Path dataDir, int port, SaslListener sasl) {
+	private EmbeddedKafkaBroker(Path dataDir, int port, SaslListener sasl, TlsListeners tls) {
 		this.dataDir = dataDir.toAbsolutePath().normalize();
 		this.port = port;
 		this.sasl = sasl;
+		this.tls = tls;
 	}
 
 	/**
@@ -55,7 +63,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 	 * @return the running broker
 	 */
 	public static EmbeddedKafkaBroker start(Path dataDir, int port) {
-		EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(dataDir, (port != 0) ? port : freePort(), null);
+		EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(dataDir, (port != 0) ? port : freePort(), null, null);
 		broker.startServer();
 		return broker;
 	}
@@ -71,7 +79,22 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 	 * @return the running broker
 	 */
 	public static EmbeddedKafkaBroker start(Path dataDir, int port, SaslListener sasl) {
-		EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(dataDir, (port != 0) ? port : freePort(), sasl);
+		return start(dataDir, port, sasl, null);
+	}
+
+	/**
+	 * Starts a broker with a SASL_PLAINTEXT listener and, when {@code tls} is given, an
+	 * SSL and a SASL_SSL listener too (for tests of clients that trust a given
+	 * certificate).
+	 * @param dataDir the storage directory
+	 * @param port the plain client port
+	 * @param sasl the SASL listener, its users also those of SASL_SSL
+	 * @param tls the TLS listeners, or {@code null}
+	 * @return the running broker
+	 */
+	public static EmbeddedKafkaBroker start(Path dataDir, int port, SaslListener sasl, TlsListeners tls) {
+		Objects.requireNonNull(sasl, "TLS listeners need the SASL listener's users");
+		EmbeddedKafkaBroker broker = new EmbeddedKafkaBroker(dataDir, (port != 0) ? port : freePort(), sasl, tls);
 		broker.startServer();
 		return broker;
 	}
@@ -130,21 +153,44 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 		config.put("process.roles", "broker,controller");
 		config.put("node.id", "1");
 		config.put("controller.quorum.voters", "1@" + HOST + ":" + controllerPort);
-		String sasl = (this.sasl != null) ? ",SASL_PLAINTEXT://" + HOST + ":" + this.sasl.port() : "";
-		config.put("listeners",
-				"PLAINTEXT://" + HOST + ":" + this.port + sasl + ",CONTROLLER://" + HOST + ":" + controllerPort);
-		config.put("advertised.listeners", "PLAINTEXT://" + HOST + ":" + this.port + sasl);
+		Map<String, Integer> clientListeners = new LinkedHashMap<>();
+		clientListeners.put("PLAINTEXT", this.port);
+		List<String> saslListeners = new ArrayList<>();
+		if (this.sasl != null) {
+			clientListeners.put("SASL_PLAINTEXT", this.sasl.port());
+			saslListeners.add("sasl_plaintext");
+		}
+		if (this.tls != null) {
+			clientListeners.put("SSL", this.tls.sslPort());
+			clientListeners.put("SASL_SSL", this.tls.saslSslPort());
+			saslListeners.add("sasl_ssl");
+			config.put("ssl.keystore.type", "PKCS12");
+			config.put("ssl.keystore.location", this.tls.keyStore().toAbsolutePath().toString());
+			config.put("ssl.keystore.password", this.tls.keyStorePassword());
+			config.put("ssl.key.password", this.tls.keyStorePassword());
+		}
+		String advertised = clientListeners.entrySet()
+			.stream()
+			.map((listener) -> listener.getKey() + "://" + HOST + ":" + listener.getValue())
+			.collect(Collectors.joining(","));
+		config.put("listeners", advertised + ",CONTROLLER://" + HOST + ":" + controllerPort);
+		config.put("advertised.listeners", advertised);
 		config.put("controller.listener.names", "CONTROLLER");
 		config.put("inter.broker.listener.name", "PLAINTEXT");
-		config.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
-				+ ((this.sasl != null) ? ",SASL_PLAINTEXT:SASL_PLAINTEXT" : ""));
+		config.put("listener.security.protocol.map",
+				clientListeners.keySet()
+					.stream()
+					.map((name) -> name + ":" + name)
+					.collect(Collectors.joining(",", "CONTROLLER:PLAINTEXT,", "")));
 		if (this.sasl != null) {
 			config.put("sasl.enabled.mechanisms", "SCRAM-SHA-256,SCRAM-SHA-512,PLAIN");
+		}
+		for (String listener : saslListeners) {
 			for (String scram : List.of("scram-sha-256", "scram-sha-512")) {
-				config.put("listener.name.sasl_plaintext." + scram + ".sasl.jaas.config",
+				config.put("listener.name." + listener + "." + scram + ".sasl.jaas.config",
 						"org.apache.kafka.common.security.scram.ScramLoginModule required;");
 			}
-			config.put("listener.name.sasl_plaintext.plain.sasl.jaas.config",
+			config.put("listener.name." + listener + ".plain.sasl.jaas.config",
 					"org.apache.kafka.common.security.plain.PlainLoginModule required user_" + this.sasl.plainUser()
 							+ "=\"" + this.sasl.plainPassword() + "\";");
 		}
@@ -181,6 +227,18 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 	 * @param plainPassword that user's password
 	 */
 	public record SaslListener(int port, String plainUser, String plainPassword) {
+	}
+
+	/**
+	 * An SSL and a SASL_SSL listener (the latter with the SASL listener's mechanisms and
+	 * users), both presenting the key store's certificate.
+	 *
+	 * @param sslPort the SSL listener's port
+	 * @param saslSslPort the SASL_SSL listener's port
+	 * @param keyStore a PKCS12 key store holding the broker's key and certificate
+	 * @param keyStorePassword its password, also the key's
+	 */
+	public record TlsListeners(int sslPort, int saslSslPort, Path keyStore, String keyStorePassword) {
 	}
 
 	private static int freePort() {

@@ -21,6 +21,7 @@ import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -179,6 +180,16 @@ public final class KafkaTargets implements KafkaSink, AutoCloseable {
 		String cluster = (target.bootstrapServers() != null) ? target.bootstrapServers() : "the gateway's cluster";
 		if (cause instanceof UnknownTopicOrPartitionException) {
 			return "Kafka topic " + target.topic() + " does not exist at " + cluster;
+		}
+		if (cause instanceof SslAuthenticationException) {
+			// The handshake's own reason (an untrusted certificate, a host name that is
+			// not the certificate's) is the innermost cause.
+			Throwable reason = cause;
+			while (reason.getCause() != null) {
+				reason = reason.getCause();
+			}
+			return "TLS handshake with Kafka at " + cluster + " failed (is its certificate or CA in "
+					+ "security.trustedCertificates?): " + reason.getMessage();
 		}
 		if (cause instanceof AuthenticationException) {
 			return "Kafka at " + cluster + " refused the credentials: " + cause.getMessage();
