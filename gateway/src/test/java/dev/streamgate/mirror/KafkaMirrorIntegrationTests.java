@@ -4,7 +4,6 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -29,7 +28,6 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
 import reactor.core.Disposable;
 
@@ -67,18 +65,16 @@ class KafkaMirrorIntegrationTests {
 					.all()
 					.get();
 			}
-			List<String> args = arguments(dir);
-			try (GatewayProcess first = GatewayProcess.startReady(dir.resolve("first.log"),
-					args.toArray(String[]::new));
-					GatewayProcess second = GatewayProcess.startReady(dir.resolve("second.log"),
-							args.toArray(String[]::new))) {
+			String[] args = GatewayKafka.processArguments(dir);
+			try (GatewayProcess first = GatewayProcess.startReady(dir.resolve("first.log"), args);
+					GatewayProcess second = GatewayProcess.startReady(dir.resolve("second.log"), args)) {
 				String security = "\"security\":{\"protocol\":\"SASL_PLAINTEXT\",\"mechanism\":\"SCRAM-SHA-256\","
 						+ "\"username\":\"mirror\",\"password\":\"m1rr0r-pa55\"}";
 				String publisher = "{\"type\":\"kafka\",\"bootstrapServers\":\"" + source.saslBootstrapServers()
 						+ "\",\"topic\":\"%s\",\"startFrom\":\"earliest\"," + security + "}";
 				// A wrong password is refused at creation, naming the field, never
 				// echoed.
-				assertThat(post(first, "/api/v1/topics",
+				assertThat(first.post("/api/v1/topics",
 						"{\"id\":\"orders\",\"payloadType\":\"event\",\"publisher\":"
 								+ publisher.formatted("orders-src").replace("m1rr0r-pa55", "not-it") + "}",
 						400))
@@ -88,12 +84,12 @@ class KafkaMirrorIntegrationTests {
 				// The snapshot topic's lease is the event topic's: one kill fails both
 				// over.
 				String board = sameLeaseAs("orders");
-				post(first, "/api/v1/topics", "{\"id\":\"orders\",\"payloadType\":\"event\",\"publisher\":"
+				first.post("/api/v1/topics", "{\"id\":\"orders\",\"payloadType\":\"event\",\"publisher\":"
 						+ publisher.formatted("orders-src") + "}", 201);
 				// The snapshot topic's source takes SASL PLAIN.
-				post(first, "/api/v1/topics", "{\"id\":\"" + board + "\",\"payloadType\":\"snapshot\",\"publisher\":"
+				first.post("/api/v1/topics", "{\"id\":\"" + board + "\",\"payloadType\":\"snapshot\",\"publisher\":"
 						+ publisher.formatted("board-src").replace("SCRAM-SHA-256", "PLAIN") + "}", 201);
-				assertThat(get(first, "/api/v1/topics/orders")).contains("\"password\":\"******\"")
+				assertThat(first.get("/api/v1/topics/orders")).contains("\"password\":\"******\"")
 					.doesNotContain("m1rr0r-pa55");
 				GatewayProcess owner = await().atMost(Duration.ofSeconds(60))
 					.until(() -> mirroring(first, "orders") ? first : mirroring(second, "orders") ? second : null,
@@ -131,10 +127,10 @@ class KafkaMirrorIntegrationTests {
 				assertThat(mirroring(survivor, "orders")).as("the survivor took over").isTrue();
 				checkOrders(orders);
 				checkDocuments(documents);
-				assertThat(get(survivor, "/api/v1/topics/orders/status")).contains("next to mirror: partition 0 offset")
+				assertThat(survivor.get("/api/v1/topics/orders/status")).contains("next to mirror: partition 0 offset")
 					.contains("0 behind");
 				// A stored password only goes to its own cluster.
-				assertThat(patch(survivor, "/api/v1/topics/orders",
+				assertThat(survivor.patch("/api/v1/topics/orders",
 						"{\"publisher\":{\"bootstrapServers\":\"127.0.0.1:1\"}}", 400))
 					.contains("\"pointer\":\"/publisher/security/password\"");
 
@@ -154,7 +150,7 @@ class KafkaMirrorIntegrationTests {
 				.get();
 		}
 		try (GatewayProcess gateway = GatewayProcess.startReady(dir.resolve("gateway.log"),
-				arguments(dir).toArray(String[]::new))) {
+				GatewayKafka.processArguments(dir))) {
 			Map<String, String> refused = Map.of("{\"type\":\"kafka\",\"topic\":\"no-such-source\"}", "/publisher",
 					"{\"type\":\"kafka\",\"bootstrapServers\":\"127.0.0.1:1\",\"topic\":\"x\"}", "/publisher",
 					"{\"type\":\"kafka\",\"bootstrapServers\":\"127.0.0.2:9092\",\"topic\":\"x\"}",
@@ -166,10 +162,10 @@ class KafkaMirrorIntegrationTests {
 					"/publisher/startFrom");
 			refused.forEach((publisher,
 					pointer) -> assertThat(
-							post(gateway, "/api/v1/topics", "{\"id\":\"bad\",\"publisher\":" + publisher + "}", 400))
+							gateway.post("/api/v1/topics", "{\"id\":\"bad\",\"publisher\":" + publisher + "}", 400))
 						.as(publisher)
 						.contains("\"pointer\":\"" + pointer + "\""));
-			assertThat(post(gateway, "/api/v1/topics",
+			assertThat(gateway.post("/api/v1/topics",
 					"{\"id\":\"bad\",\"publisher\":{\"type\":\"kafka\",\"topic\":\"no-such-source\"}}", 400))
 				.contains("Kafka topic no-such-source does not exist");
 
@@ -180,15 +176,15 @@ class KafkaMirrorIntegrationTests {
 				// earliest record, gets it.
 				producer.send(new ProducerRecord<>(events, "k", "{\"before\":true}")).get();
 				producer.send(new ProducerRecord<>(documents, "d", "{\"v\":1}")).get();
-				post(gateway, "/api/v1/topics",
+				gateway.post("/api/v1/topics",
 						"{\"id\":\"feed\",\"publisher\":{\"type\":\"kafka\",\"topic\":\"" + events + "\"}}", 201);
-				post(gateway, "/api/v1/topics",
+				gateway.post("/api/v1/topics",
 						"{\"id\":\"doc\",\"payloadType\":\"snapshot\",\"publisher\":"
 								+ "{\"type\":\"kafka\",\"topic\":\"" + documents + "\",\"startFrom\":\"earliest\"}}",
 						201);
 				// The new mirror has written down where it starts.
 				await().atMost(Duration.ofSeconds(30))
-					.until(() -> get(gateway, "/api/v1/topics/feed/status")
+					.until(() -> gateway.get("/api/v1/topics/feed/status")
 						.contains("next to mirror: partition 0 offset 1"));
 				List<ServerSentEvent<String>> feed = new CopyOnWriteArrayList<>();
 				List<ServerSentEvent<String>> doc = new CopyOnWriteArrayList<>();
@@ -230,8 +226,8 @@ class KafkaMirrorIntegrationTests {
 				JsonStructure rebuilt = Json.createPatch(parse(doc.get(3).data()).asJsonArray())
 					.apply((JsonStructure) parse(doc.get(0).data()));
 				assertThat(rebuilt).isEqualTo(parse("{\"v\":2}"));
-				assertThat(get(gateway, "/api/v1/topics/feed/status")).contains("1 records were not mirrored");
-				assertThat(get(gateway, "/actuator/prometheus"))
+				assertThat(gateway.get("/api/v1/topics/feed/status")).contains("1 records were not mirrored");
+				assertThat(gateway.get("/actuator/prometheus"))
 					.containsPattern("streamgate_mirror_records_invalid_total\\S* 3.0");
 			}
 
@@ -253,7 +249,7 @@ class KafkaMirrorIntegrationTests {
 			}
 			ServerSentEvent<String> gone = after.stream().filter((e) -> "problem".equals(e.event())).findFirst().get();
 			assertThat(parse(gone.data()).asJsonObject().getString("type")).matches(".*/source-(missing|unreachable)");
-			assertThat(get(gateway, "/api/v1/topics/feed/status")).contains("\"outcome\":\"failed\"");
+			assertThat(gateway.get("/api/v1/topics/feed/status")).contains("\"outcome\":\"failed\"");
 		}
 	}
 
@@ -367,46 +363,6 @@ class KafkaMirrorIntegrationTests {
 			}
 		}
 		return last != null && last.contains("Mirroring topic " + topic);
-	}
-
-	static List<String> arguments(Path dir) {
-		List<String> args = new ArrayList<>(List.of(GatewayKafka.arguments(TestKafka.uniquePrefix())));
-		args.remove("--server.port=0");
-		args.add("--streamgate.egress.allowed-cidrs=127.0.0.1/32");
-		args.add("--streamgate.embedded-kafka.data-dir=" + dir.resolve("unused"));
-		return args;
-	}
-
-	static String post(GatewayProcess gateway, String uri, String json, int status) {
-		return gateway.client()
-			.post()
-			.uri(uri)
-			.contentType(MediaType.APPLICATION_JSON)
-			.bodyValue(json)
-			.exchange()
-			.expectStatus()
-			.isEqualTo(status)
-			.expectBody(String.class)
-			.returnResult()
-			.getResponseBody();
-	}
-
-	static String patch(GatewayProcess gateway, String uri, String json, int status) {
-		return gateway.client()
-			.patch()
-			.uri(uri)
-			.contentType(MediaType.valueOf("application/merge-patch+json"))
-			.bodyValue(json)
-			.exchange()
-			.expectStatus()
-			.isEqualTo(status)
-			.expectBody(String.class)
-			.returnResult()
-			.getResponseBody();
-	}
-
-	static String get(GatewayProcess gateway, String uri) {
-		return gateway.client().get().uri(uri).exchange().expectBody(String.class).returnResult().getResponseBody();
 	}
 
 	static JsonValue parse(String json) {

@@ -25,14 +25,12 @@ import org.springframework.http.codec.ServerSentEvent;
 import reactor.core.Disposable;
 
 import dev.streamgate.support.BrokerProcess;
+import dev.streamgate.support.GatewayKafka;
 import dev.streamgate.support.GatewayProcess;
 import dev.streamgate.support.SelfSignedCertificate;
 import dev.streamgate.support.Sse;
 
-import static dev.streamgate.mirror.KafkaMirrorIntegrationTests.arguments;
-import static dev.streamgate.mirror.KafkaMirrorIntegrationTests.get;
 import static dev.streamgate.mirror.KafkaMirrorIntegrationTests.parse;
-import static dev.streamgate.mirror.KafkaMirrorIntegrationTests.post;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -53,7 +51,7 @@ class KafkaTlsIntegrationTests {
 		try (BrokerProcess broker = BrokerProcess.startWithScram(dir.resolve("tls-broker"),
 				dir.resolve("tls-broker.log"), "tls-user", "tls-pa55", certificate);
 				GatewayProcess gateway = GatewayProcess.startReady(dir.resolve("gateway.log"),
-						arguments(dir).toArray(String[]::new))) {
+						GatewayKafka.processArguments(dir))) {
 			try (Admin admin = Admin
 				.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
 				admin
@@ -68,25 +66,25 @@ class KafkaTlsIntegrationTests {
 					+ "\",\"topic\":\"prices-src\",\"startFrom\":\"earliest\",\"security\":{\"protocol\":\"SASL_SSL\","
 					+ "\"mechanism\":\"SCRAM-SHA-512\",\"username\":\"tls-user\",\"password\":\"tls-pa55\"%s}}";
 			for (String untrusted : List.of("", trusting(stranger))) {
-				assertThat(post(gateway, "/api/v1/topics",
+				assertThat(gateway.post("/api/v1/topics",
 						"{\"id\":\"prices\",\"publisher\":" + source.formatted(untrusted) + "}", 400))
 					.as("trusting %s", untrusted.isEmpty() ? "the JVM's CAs" : "another certificate")
 					.contains("\"pointer\":\"/publisher\"")
 					.contains("TLS handshake with Kafka at " + broker.saslSslBootstrapServers() + " failed");
 			}
-			post(gateway, "/api/v1/topics",
+			gateway.post("/api/v1/topics",
 					"{\"id\":\"prices\",\"publisher\":" + source.formatted(trusting(certificate)) + "}", 201);
-			assertThat(get(gateway, "/api/v1/topics/prices")).contains("\"password\":\"******\"")
+			assertThat(gateway.get("/api/v1/topics/prices")).contains("\"password\":\"******\"")
 				.contains("BEGIN CERTIFICATE");
 
 			// The subscription, through SSL (no credentials).
-			post(gateway, "/api/v1/topics", "{\"id\":\"ledger\",\"publisher\":{\"type\":\"http-post\"}}", 201);
+			gateway.post("/api/v1/topics", "{\"id\":\"ledger\",\"publisher\":{\"type\":\"http-post\"}}", 201);
 			String subscription = "{\"kafka\":{\"bootstrapServers\":\"" + broker.sslBootstrapServers()
 					+ "\",\"topic\":\"audit\",\"security\":{\"protocol\":\"SSL\"%s}}}";
-			assertThat(post(gateway, "/api/v1/topics/ledger/webhooks", subscription.formatted(trusting(stranger)), 400))
+			assertThat(gateway.post("/api/v1/topics/ledger/webhooks", subscription.formatted(trusting(stranger)), 400))
 				.contains("\"pointer\":\"/kafka\"")
 				.contains("TLS handshake with Kafka at " + broker.sslBootstrapServers() + " failed");
-			post(gateway, "/api/v1/topics/ledger/webhooks", subscription.formatted(trusting(certificate)), 201);
+			gateway.post("/api/v1/topics/ledger/webhooks", subscription.formatted(trusting(certificate)), 201);
 
 			List<ServerSentEvent<String>> prices = new CopyOnWriteArrayList<>();
 			Disposable stream = new Sse(gateway.baseUrl()).stream("/api/v1/stream/prices?lastEventId=earliest", null)
@@ -96,7 +94,7 @@ class KafkaTlsIntegrationTests {
 					new StringSerializer())) {
 				for (int n = 0; n < 3; n++) {
 					producer.send(new ProducerRecord<>("prices-src", "EURUSD", "{\"bid\":" + n + "}")).get();
-					post(gateway, "/api/v1/publish/ledger", "{\"n\":" + n + "}", 202);
+					gateway.post("/api/v1/publish/ledger", "{\"n\":" + n + "}", 202);
 				}
 				await().atMost(WAIT).until(() -> prices.size() >= 3);
 			}

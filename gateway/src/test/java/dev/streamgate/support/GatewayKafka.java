@@ -1,5 +1,9 @@
 package dev.streamgate.support;
 
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
 import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
@@ -34,6 +38,21 @@ public final class GatewayKafka {
 		return new String[] { "--server.port=0", "--spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers(),
 				"--streamgate.kafka.topic-prefix=" + prefix, "--streamgate.security.enabled=false",
 				"--streamgate.egress.allow-public=false" };
+	}
+
+	/**
+	 * Arguments for a {@link GatewayProcess} on the shared broker with a fresh topic
+	 * prefix, allowed to reach this machine's loopback address (test endpoints and
+	 * brokers).
+	 * @param dir where its unused embedded-broker directory points
+	 * @return the arguments
+	 */
+	public static String[] processArguments(Path dir) {
+		List<String> args = new ArrayList<>(List.of(arguments(TestKafka.uniquePrefix())));
+		args.remove("--server.port=0");
+		args.add("--streamgate.egress.allowed-cidrs=127.0.0.1/32");
+		args.add("--streamgate.embedded-kafka.data-dir=" + dir.resolve("unused"));
+		return args.toArray(String[]::new);
 	}
 
 }

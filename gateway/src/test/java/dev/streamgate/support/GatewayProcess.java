@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import dev.streamgate.StreamgateApplication;
@@ -84,6 +85,48 @@ public final class GatewayProcess implements AutoCloseable {
 
 	public WebTestClient client() {
 		return this.client;
+	}
+
+	/**
+	 * Posts JSON and checks the status.
+	 * @param uri the path
+	 * @param json the body
+	 * @param status the status expected
+	 * @return the answer's body
+	 */
+	public String post(String uri, String json, int status) {
+		return send(this.client.post().uri(uri).contentType(MediaType.APPLICATION_JSON), json, status);
+	}
+
+	/**
+	 * Sends a JSON merge patch and checks the status.
+	 * @param uri the path
+	 * @param json the patch
+	 * @param status the status expected
+	 * @return the answer's body
+	 */
+	public String patch(String uri, String json, int status) {
+		return send(this.client.patch().uri(uri).contentType(MediaType.valueOf("application/merge-patch+json")), json,
+				status);
+	}
+
+	private static String send(WebTestClient.RequestBodySpec request, String json, int status) {
+		return request.bodyValue(json)
+			.exchange()
+			.expectStatus()
+			.isEqualTo(status)
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
+	}
+
+	/**
+	 * Gets a body, whatever the status.
+	 * @param uri the path
+	 * @return the answer's body
+	 */
+	public String get(String uri) {
+		return this.client.get().uri(uri).exchange().expectBody(String.class).returnResult().getResponseBody();
 	}
 
 	public String baseUrl() {

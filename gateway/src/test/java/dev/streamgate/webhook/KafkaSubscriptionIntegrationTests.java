@@ -25,7 +25,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.http.MediaType;
 
 import dev.streamgate.support.BrokerProcess;
 import dev.streamgate.support.GatewayKafka;
@@ -47,27 +46,26 @@ class KafkaSubscriptionIntegrationTests {
 	void everyVersionOfASnapshotTopicReachesKafkaInOrderAcrossARestart(@TempDir Path dir) throws Exception {
 		String out = "out-" + TestKafka.uniquePrefix().replace(".", "");
 		createKafkaTopic(out, 3);
-		List<String> args = arguments(dir);
+		String[] args = GatewayKafka.processArguments(dir);
 		String webhookId;
-		try (GatewayProcess first = GatewayProcess.startReady(dir.resolve("first.log"), args.toArray(String[]::new))) {
-			post(first, "/api/v1/topics",
+		try (GatewayProcess first = GatewayProcess.startReady(dir.resolve("first.log"), args)) {
+			first.post("/api/v1/topics",
 					"{\"id\":\"board\",\"payloadType\":\"snapshot\",\"publisher\":{\"type\":\"http-post\"}}", 201);
-			post(first, "/api/v1/publish/board", document(0), 202);
-			String created = post(first, "/api/v1/topics/board/webhooks",
+			first.post("/api/v1/publish/board", document(0), 202);
+			String created = first.post("/api/v1/topics/board/webhooks",
 					"{\"mode\":\"snapshot-patch\",\"headers\":{\"X-Team\":\"ops\"},\"kafka\":{\"bootstrapServers\":\""
 							+ TestKafka.bootstrapServers() + "\",\"topic\":\"" + out + "\"}}",
 					201);
 			webhookId = parse(created).asJsonObject().getString("id");
 			assertThat(parse(created).asJsonObject()).doesNotContainKey("url");
 			for (int version = 1; version <= 10; version++) {
-				post(first, "/api/v1/publish/board", document(version), 202);
+				first.post("/api/v1/publish/board", document(version), 202);
 			}
 			first.stop();
 		}
-		try (GatewayProcess second = GatewayProcess.startReady(dir.resolve("second.log"),
-				args.toArray(String[]::new))) {
+		try (GatewayProcess second = GatewayProcess.startReady(dir.resolve("second.log"), args)) {
 			for (int version = 11; version <= 20; version++) {
-				post(second, "/api/v1/publish/board", document(version), 202);
+				second.post("/api/v1/publish/board", document(version), 202);
 			}
 			List<ConsumerRecord<String, String>> records = await().atMost(WAIT)
 				.pollInterval(Duration.ofMillis(500))
@@ -98,7 +96,7 @@ class KafkaSubscriptionIntegrationTests {
 			assertThat(version).isEqualTo(21);
 			assertThat(rebuilt).isEqualTo(parse(document(20)));
 			// Replayed like any webhook: the document again, under new ids.
-			post(second, "/api/v1/topics/board/webhooks/" + webhookId + "/replay",
+			second.post("/api/v1/topics/board/webhooks/" + webhookId + "/replay",
 					"{\"since\":\"2020-01-01T00:00:00Z\"}", 202);
 			List<ConsumerRecord<String, String>> replayed = await().atMost(WAIT)
 				.pollInterval(Duration.ofMillis(500))
@@ -115,7 +113,7 @@ class KafkaSubscriptionIntegrationTests {
 			assertThat(again).isEqualTo(parse(document(20)));
 			// Where deliveries stand, as for any webhook.
 			await().atMost(WAIT)
-				.untilAsserted(() -> assertThat(get(second, "/api/v1/topics/board/webhooks/" + webhookId))
+				.untilAsserted(() -> assertThat(second.get("/api/v1/topics/board/webhooks/" + webhookId))
 					.contains("\"topic\":\"" + out + "\"")
 					.contains("\"failed\":0"));
 		}
@@ -126,7 +124,7 @@ class KafkaSubscriptionIntegrationTests {
 		try (BrokerProcess other = BrokerProcess.startWithScram(dir.resolve("other-broker"),
 				dir.resolve("other-broker.log"), "streamgate", "scram-pa55word");
 				GatewayProcess gateway = GatewayProcess.startReady(dir.resolve("gateway.log"),
-						arguments(dir).toArray(String[]::new))) {
+						GatewayKafka.processArguments(dir))) {
 			try (Admin admin = Admin
 				.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, other.bootstrapServers()))) {
 				admin
@@ -134,25 +132,25 @@ class KafkaSubscriptionIntegrationTests {
 					.all()
 					.get();
 			}
-			post(gateway, "/api/v1/topics",
+			gateway.post("/api/v1/topics",
 					"{\"id\":\"ledger\",\"payloadType\":\"event\",\"publisher\":{\"type\":\"http-post\"}}", 201);
 			String base = "/api/v1/topics/ledger/webhooks";
 			String wrong = "{\"kafka\":{\"bootstrapServers\":\"" + other.saslBootstrapServers()
 					+ "\",\"topic\":\"audit\",\"security\":{\"protocol\":\"SASL_PLAINTEXT\",\"mechanism\":"
 					+ "\"SCRAM-SHA-256\",\"username\":\"streamgate\",\"password\":\"not-it\"}}}";
-			assertThat(post(gateway, base, wrong, 400)).contains("\"pointer\":\"/kafka\"")
+			assertThat(gateway.post(base, wrong, 400)).contains("\"pointer\":\"/kafka\"")
 				.contains("refused the credentials")
 				.doesNotContain("not-it");
-			String id = parse(post(gateway, base, wrong.replace("not-it", "scram-pa55word"), 201)).asJsonObject()
+			String id = parse(gateway.post(base, wrong.replace("not-it", "scram-pa55word"), 201)).asJsonObject()
 				.getString("id");
 			// The same user with SCRAM-SHA-512, into another topic.
-			post(gateway, base,
+			gateway.post(base,
 					wrong.replace("not-it", "scram-pa55word")
 						.replace("SCRAM-SHA-256", "SCRAM-SHA-512")
 						.replace("\"audit\"", "\"audit-512\""),
 					201);
 			for (int n = 0; n < 5; n++) {
-				post(gateway, "/api/v1/publish/ledger", "{\"n\":" + n + "}", 202);
+				gateway.post("/api/v1/publish/ledger", "{\"n\":" + n + "}", 202);
 			}
 			List<Integer> received = await().atMost(WAIT)
 				.pollInterval(Duration.ofMillis(500))
@@ -168,7 +166,7 @@ class KafkaSubscriptionIntegrationTests {
 					.distinct()
 					.toList(), (n) -> n.size() >= 5))
 				.containsExactly(0, 1, 2, 3, 4);
-			assertThat(get(gateway, base + "/" + id)).contains("\"password\":\"******\"")
+			assertThat(gateway.get(base + "/" + id)).contains("\"password\":\"******\"")
 				.doesNotContain("scram-pa55word");
 		}
 	}
@@ -176,37 +174,28 @@ class KafkaSubscriptionIntegrationTests {
 	@Test
 	void targetsThatCannotBeWrittenAreRefusedAtRegistration(@TempDir Path dir) throws Exception {
 		try (GatewayProcess gateway = GatewayProcess.startReady(dir.resolve("gateway.log"),
-				arguments(dir).toArray(String[]::new))) {
-			post(gateway, "/api/v1/topics",
+				GatewayKafka.processArguments(dir))) {
+			gateway.post("/api/v1/topics",
 					"{\"id\":\"orders\",\"payloadType\":\"event\",\"publisher\":{\"type\":\"http-post\"}}", 201);
 			String base = "/api/v1/topics/orders/webhooks";
 			String broker = TestKafka.bootstrapServers();
-			assertThat(post(gateway, base,
+			assertThat(gateway.post(base,
 					"{\"kafka\":{\"bootstrapServers\":\"" + broker + "\",\"topic\":\"no-such-topic-here\"}}", 400))
 				.contains("\"pointer\":\"/kafka\"")
 				.contains("no-such-topic-here");
-			assertThat(post(gateway, base, "{\"kafka\":{\"bootstrapServers\":\"127.0.0.1:1\",\"topic\":\"x\"}}", 400))
+			assertThat(gateway.post(base, "{\"kafka\":{\"bootstrapServers\":\"127.0.0.1:1\",\"topic\":\"x\"}}", 400))
 				.contains("\"pointer\":\"/kafka\"");
-			assertThat(
-					post(gateway, base, "{\"kafka\":{\"bootstrapServers\":\"127.0.0.2:9092\",\"topic\":\"x\"}}", 400))
+			assertThat(gateway.post(base, "{\"kafka\":{\"bootstrapServers\":\"127.0.0.2:9092\",\"topic\":\"x\"}}", 400))
 				.contains("\"pointer\":\"/kafka/bootstrapServers\"");
-			assertThat(post(gateway, base, "{\"kafka\":{\"topic\":\"bad topic\"}}", 400))
+			assertThat(gateway.post(base, "{\"kafka\":{\"topic\":\"bad topic\"}}", 400))
 				.contains("\"pointer\":\"/kafka/topic\"");
 			assertThat(
-					post(gateway, base, "{\"kafka\":{\"topic\":\"x\",\"security\":{\"protocol\":\"SASL_SSL\"}}}", 400))
+					gateway.post(base, "{\"kafka\":{\"topic\":\"x\",\"security\":{\"protocol\":\"SASL_SSL\"}}}", 400))
 				.contains("\"pointer\":\"/kafka/security\"");
-			assertThat(post(gateway, base, "{\"url\":\"http://127.0.0.1:9/x\",\"kafka\":{\"topic\":\"x\"}}", 400))
+			assertThat(gateway.post(base, "{\"url\":\"http://127.0.0.1:9/x\",\"kafka\":{\"topic\":\"x\"}}", 400))
 				.contains("\"pointer\":\"/kafka\"");
-			assertThat(post(gateway, base, "{\"mode\":\"event\"}", 400)).contains("\"pointer\":\"/url\"");
+			assertThat(gateway.post(base, "{\"mode\":\"event\"}", 400)).contains("\"pointer\":\"/url\"");
 		}
-	}
-
-	private static List<String> arguments(Path dir) {
-		List<String> args = new ArrayList<>(List.of(GatewayKafka.arguments(TestKafka.uniquePrefix())));
-		args.remove("--server.port=0");
-		args.add("--streamgate.egress.allowed-cidrs=127.0.0.1/32");
-		args.add("--streamgate.embedded-kafka.data-dir=" + dir.resolve("unused"));
-		return args;
 	}
 
 	private static String document(int version) {
@@ -252,24 +241,6 @@ class KafkaSubscriptionIntegrationTests {
 	private static String header(ConsumerRecord<String, String> record, String name) {
 		var header = record.headers().lastHeader(name);
 		return (header != null) ? new String(header.value(), StandardCharsets.UTF_8) : null;
-	}
-
-	private static String post(GatewayProcess gateway, String uri, String json, int status) {
-		return gateway.client()
-			.post()
-			.uri(uri)
-			.contentType(MediaType.APPLICATION_JSON)
-			.bodyValue(json)
-			.exchange()
-			.expectStatus()
-			.isEqualTo(status)
-			.expectBody(String.class)
-			.returnResult()
-			.getResponseBody();
-	}
-
-	private static String get(GatewayProcess gateway, String uri) {
-		return gateway.client().get().uri(uri).exchange().expectBody(String.class).returnResult().getResponseBody();
 	}
 
 	private static JsonValue parse(String json) {
