@@ -44,6 +44,7 @@ import dev.streamgate.core.webhook.KafkaSink;
 import dev.streamgate.core.topic.KafkaEndpoint;
 import dev.streamgate.core.webhook.Webhook;
 import dev.streamgate.core.webhook.WebhookStore;
+import dev.streamgate.subscribe.follow.SubscribeParameters;
 import dev.streamgate.subscribe.webhook.Delivery;
 import dev.streamgate.subscribe.webhook.Signatures;
 import dev.streamgate.subscribe.webhook.WebhookProperties;
@@ -59,9 +60,10 @@ import org.springframework.stereotype.Component;
 public class WebhookAdmin {
 
 	private static final Set<String> FIELDS = Set.of("url", "mode", "headers", "secret", "description", "oauth2",
-			"kafka");
+			"kafka", "types", "filter");
 
-	private static final Set<String> PATCHABLE = Set.of("url", "headers", "description", "status", "oauth2", "kafka");
+	private static final Set<String> PATCHABLE = Set.of("url", "headers", "description", "status", "oauth2", "kafka",
+			"types", "filter");
 
 	private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}");
 
@@ -133,6 +135,9 @@ public class WebhookAdmin {
 		String secret = secret(body.get("secret"), errors);
 		String description = description(body.get("description"), errors);
 		ClientCredentials oauth2 = oauth2(body.get("oauth2"), null, errors);
+		List<String> types = types(body.get("types"), errors);
+		String filter = filter(body.get("filter"), errors);
+		select(topic, types, filter, errors);
 		refuseIfAny(errors);
 		if (this.webhooks.list(topicId).size() >= this.properties.maxPerTopic()) {
 			throw new StreamgateException(ProblemType.TOO_MANY_REQUESTS, "Topic '" + topicId + "' has "
@@ -142,7 +147,7 @@ public class WebhookAdmin {
 		return checkTarget(url, kafka).then(checkTokenEgress(oauth2)).then(this.eventLog.end(topic)).flatMap((end) -> {
 			Webhook webhook = new Webhook(generateId(), topicId, url, mode, headers,
 					(secret != null) ? secret : Signatures.newSecret(), description, Webhook.Status.ACTIVE, null, 0,
-					end.toString(), mode != SubscriptionMode.EVENT, now, now, oauth2, kafka);
+					end.toString(), mode != SubscriptionMode.EVENT, now, now, oauth2, kafka, types, filter);
 			return this.webhooks.save(webhook);
 		});
 	}
@@ -207,11 +212,14 @@ public class WebhookAdmin {
 		Webhook.Status status = patch.has("status") ? status(patch.get("status"), errors) : current.status();
 		ClientCredentials oauth2 = patch.has("oauth2") ? oauth2(patch.get("oauth2"), current.oauth2(), errors)
 				: current.oauth2();
+		List<String> types = patch.has("types") ? types(patch.get("types"), errors) : current.types();
+		String filter = patch.has("filter") ? filter(patch.get("filter"), errors) : current.filter();
+		select(this.topics.require(topicId).topic(), types, filter, errors);
 		refuseIfAny(errors);
 		Instant now = now();
 		Webhook changed = new Webhook(current.id(), current.topicId(), url, current.mode(), headers, current.secret(),
 				description, current.status(), current.disabledReason(), current.epoch(), current.start(),
-				current.startWithSnapshot(), current.createdAt(), now, oauth2, kafka);
+				current.startWithSnapshot(), current.createdAt(), now, oauth2, kafka, types, filter);
 		Webhook toSave = (status == current.status()) ? changed
 				: changed.withStatus(status, "disabled through the API", now);
 		return ((patch.has("url") || patch.has("kafka")) ? checkTarget(url, kafka) : Mono.<Void>empty())
@@ -478,6 +486,52 @@ public class WebhookAdmin {
 			errors.add(new FieldError("/url", "is not a URL: " + ex.getReason()));
 		}
 		return text;
+	}
+
+	private static List<String> types(JsonNode node, List<FieldError> errors) {
+		if (node == null || node.isNull()) {
+			return null;
+		}
+		List<String> types = new ArrayList<>();
+		if (node.isArray()) {
+			node.forEach((item) -> types.add(item.isString() ? item.asString() : null));
+		}
+		if (!node.isArray() || types.contains(null)) {
+			errors
+				.add(new FieldError("/types", "must be an array of event types, e.g. [\"order.*\", \"invoice.paid\"]"));
+			return null;
+		}
+		return List.copyOf(types);
+	}
+
+	private static String filter(JsonNode node, List<FieldError> errors) {
+		if (node == null || node.isNull()) {
+			return null;
+		}
+		if (!node.isString()) {
+			errors.add(new FieldError("/filter", "must be a CEL expression in a string"));
+			return null;
+		}
+		return node.asString();
+	}
+
+	/**
+	 * Types and a filter select the events of event topics; the errors name each fault.
+	 */
+	@SuppressWarnings("unchecked")
+	private static void select(Topic topic, List<String> types, String filter, List<FieldError> errors) {
+		try {
+			SubscribeParameters.selection(topic, types, filter, "/types", "/filter");
+		}
+		catch (StreamgateException ex) {
+			Object found = (ex.getBody().getProperties() != null) ? ex.getBody().getProperties().get("errors") : null;
+			if (found instanceof List<?> list && !list.isEmpty()) {
+				errors.addAll((List<FieldError>) list);
+			}
+			else {
+				errors.add(new FieldError((filter != null) ? "/filter" : "/types", ex.getBody().getDetail()));
+			}
+		}
 	}
 
 	private static SubscriptionMode mode(Topic topic, JsonNode node, List<FieldError> errors) {

@@ -176,8 +176,8 @@ public class WebhookController {
 				&& webhook.kafka().security().password() != null) ? webhook.kafka().withPassword(TopicJson.MASK)
 						: webhook.kafka();
 		return new WebhookDocument(webhook.id(), webhook.topicId(), webhook.url(), webhook.mode().value(), masked,
-				oauth2, kafka, webhook.description(), webhook.status().value(), webhook.disabledReason(), secret,
-				webhook.createdAt(), webhook.updatedAt(), delivery);
+				oauth2, kafka, webhook.types(), webhook.filter(), webhook.description(), webhook.status().value(),
+				webhook.disabledReason(), secret, webhook.createdAt(), webhook.updatedAt(), delivery);
 	}
 
 	private static byte[] required(byte[] body) {
@@ -198,6 +198,8 @@ public class WebhookController {
 	 * @param oauth2 client credentials: deliveries carry a bearer token of the endpoint's
 	 * authorization server
 	 * @param kafka deliver into this Kafka topic instead of to {@code url}
+	 * @param types deliver only events of these types ({@code *} for any characters)
+	 * @param filter deliver only events for which this CEL expression is true
 	 */
 	public record WebhookRequest(
 			@Schema(description = "required unless kafka is given",
@@ -205,7 +207,11 @@ public class WebhookController {
 			@Schema(allowableValues = {
 					"snapshot-patch", "snapshot-only", "event" }) String mode,
 			Map<String, String> headers, @Schema(pattern = "^whsec_[A-Za-z0-9+/]+=*$") String secret,
-			@Schema(maxLength = 500) String description, ClientCredentials oauth2, KafkaEndpoint kafka){
+			@Schema(maxLength = 500) String description, ClientCredentials oauth2, KafkaEndpoint kafka,
+			@Schema(description = "only events of these types; * stands for any characters; event topics only",
+					example = "[\"order.*\"]") List<String> types,
+			@Schema(description = "only events for which this CEL expression over data, type, key, headers, time "
+					+ "and topic is true; event topics only", example = "data.amount > 100.0") String filter){
 	}
 
 	/**
@@ -215,9 +221,12 @@ public class WebhookController {
 	 * @param url a new URL
 	 * @param headers new headers
 	 * @param description a new description
+	 * @param types new event types (null: all)
+	 * @param filter a new filter (null: none)
 	 */
 	public record WebhookPatch(@Schema(allowableValues = {
-			"active", "disabled" }) String status, String url, Map<String, String> headers, String description){
+			"active", "disabled" }) String status, String url, Map<String, String> headers, String description,
+			List<String> types, String filter){
 	}
 
 	/**
@@ -239,6 +248,8 @@ public class WebhookController {
 	 * @param headers the registered headers
 	 * @param oauth2 the client credentials, secret masked
 	 * @param kafka the Kafka target, password masked
+	 * @param types the event types delivered, when not all
+	 * @param filter the filter, when there is one
 	 * @param description the description
 	 * @param status {@code active} or {@code disabled}
 	 * @param disabledReason why it is disabled
@@ -249,8 +260,9 @@ public class WebhookController {
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record WebhookDocument(String id, String topicId, String url, String mode, Map<String, String> headers,
-			ClientCredentials oauth2, KafkaEndpoint kafka, String description, String status, String disabledReason,
-			String secret, Instant createdAt, Instant updatedAt, Delivery delivery) {
+			ClientCredentials oauth2, KafkaEndpoint kafka, List<String> types, String filter, String description,
+			String status, String disabledReason, String secret, Instant createdAt, Instant updatedAt,
+			Delivery delivery) {
 	}
 
 	/**

@@ -78,9 +78,20 @@ public class EventPublisher {
 	 * @return what was appended
 	 */
 	public Mono<Publication> publish(Topic topic, List<byte[]> payloads) {
+		return publish(topic, payloads, EventAttributes.NONE);
+	}
+
+	/**
+	 * Publishes, all or nothing.
+	 * @param topic the topic
+	 * @param payloads the publications, each exactly one JSON value, already checked
+	 * @param attributes the type and key of every publication (event topics)
+	 * @return what was appended
+	 */
+	public Mono<Publication> publish(Topic topic, List<byte[]> payloads, EventAttributes attributes) {
 		if (topic.payloadType() == PayloadType.EVENT) {
 			List<OutgoingEvent> events = payloads.stream()
-				.map((data) -> new OutgoingEvent(EventType.EVENT, data))
+				.map((data) -> new OutgoingEvent(EventType.EVENT, data, attributes))
 				.toList();
 			return this.log.append(topic, events)
 				.map((positions) -> new Publication(positions, true, last(topic, positions)));

@@ -115,10 +115,13 @@ public class MemoryEventLog implements EventLog, EventTail {
 				List<List<Event>> partitions = partitions(topic);
 				List<Listener> following = this.listeners.getOrDefault(topic.id(), List.of());
 				for (int i = 0; i < events.size(); i++) {
-					int partition = i % partitions.size();
-					List<Event> log = partitions.get(partition);
 					OutgoingEvent event = events.get(i);
-					Event stored = new Event(partition, log.size(), event.type(), this.clock.instant(), event.data());
+					String key = event.attributes().key();
+					int partition = (key != null) ? Math.floorMod(key.hashCode(), partitions.size())
+							: i % partitions.size();
+					List<Event> log = partitions.get(partition);
+					Event stored = new Event(partition, log.size(), event.type(), this.clock.instant(), event.data(),
+							event.attributes());
 					log.add(stored);
 					positions.add(new EventPosition(partition, log.size() - 1, partitions.size()));
 					following.forEach((listener) -> listener.onEvent(stored));

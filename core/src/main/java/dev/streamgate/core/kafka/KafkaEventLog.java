@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,6 +49,7 @@ import reactor.util.retry.Retry;
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.Event;
+import dev.streamgate.core.event.EventAttributes;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventLogStatus;
 import dev.streamgate.core.event.EventPosition;
@@ -77,12 +79,24 @@ import dev.streamgate.core.topic.Topic;
  * partitions and retention, created and deleted with it.
  * <p>
  * Every record has the header {@code streamgate-type} (snapshot, patch, event, problem).
+ * An event published with a type has it in the header {@code ce_type}, where the
+ * CloudEvents Kafka binding keeps it. An event published with a key has it as the record
+ * key in dedicated storage (so that the events of one key share a partition), and in the
+ * header {@code streamgate-key} in shared storage, whose record key is the topic id.
+ * Other headers than these are the event's headers, handed to subscribers' filters.
  */
 public final class KafkaEventLog implements EventLog {
 
 	static final String TYPE_HEADER = "streamgate-type";
 
 	static final String INCARNATION_HEADER = "streamgate-incarnation";
+
+	static final String EVENT_TYPE_HEADER = "ce_type";
+
+	static final String KEY_HEADER = "streamgate-key";
+
+	/** The prefix of the headers that are streamgate's, not the event's. */
+	private static final String OWN_HEADERS = "streamgate-";
 
 	private static final Duration READ_POLL = Duration.ofMillis(200);
 
@@ -295,15 +309,29 @@ public final class KafkaEventLog implements EventLog {
 		TopicPartition shared = topic.shared() ? partitions(topic).get(0) : null;
 		List<ProducerRecord<String, byte[]>> records = new ArrayList<>(events.size());
 		for (OutgoingEvent event : events) {
-			RecordHeader type = new RecordHeader(TYPE_HEADER, event.type().value().getBytes(StandardCharsets.UTF_8));
-			records.add((shared != null)
-					? new ProducerRecord<>(shared.topic(), shared.partition(), topic.id(), event.data(),
-							List.of(type,
-									new RecordHeader(INCARNATION_HEADER,
-											topic.incarnation().getBytes(StandardCharsets.UTF_8))))
-					: new ProducerRecord<>(name(topic.id()), null, (String) null, event.data(), List.of(type)));
+			EventAttributes attributes = event.attributes();
+			List<Header> headers = new ArrayList<>(4);
+			headers.add(header(TYPE_HEADER, event.type().value()));
+			if (attributes.type() != null) {
+				headers.add(header(EVENT_TYPE_HEADER, attributes.type()));
+			}
+			if (shared != null) {
+				headers.add(header(INCARNATION_HEADER, topic.incarnation()));
+				if (attributes.key() != null) {
+					headers.add(header(KEY_HEADER, attributes.key()));
+				}
+				records
+					.add(new ProducerRecord<>(shared.topic(), shared.partition(), topic.id(), event.data(), headers));
+			}
+			else {
+				records.add(new ProducerRecord<>(name(topic.id()), null, attributes.key(), event.data(), headers));
+			}
 		}
 		return records;
+	}
+
+	private static Header header(String name, String value) {
+		return new RecordHeader(name, value.getBytes(StandardCharsets.UTF_8));
 	}
 
 	/** Where a record of a topic landed, as the topic's cursors count. */
@@ -418,11 +446,34 @@ public final class KafkaEventLog implements EventLog {
 	}
 
 	Event event(ConsumerRecord<String, byte[]> record) {
-		Header type = record.headers().lastHeader(TYPE_HEADER);
-		return new Event(
-				logical(new TopicPartition(record.topic(), record.partition())), record.offset(), (type != null)
-						? EventType.fromValue(new String(type.value(), StandardCharsets.UTF_8)) : EventType.EVENT,
-				Instant.ofEpochMilli(record.timestamp()), record.value());
+		EventType type = EventType.EVENT;
+		String eventType = null;
+		String key = record.topic().equals(this.sharedName) ? null : record.key();
+		Map<String, String> others = null;
+		for (Header header : record.headers()) {
+			String name = header.key();
+			if (name.equals(TYPE_HEADER)) {
+				type = EventType.fromValue(text(header));
+			}
+			else if (name.equals(EVENT_TYPE_HEADER)) {
+				eventType = text(header);
+			}
+			else if (name.equals(KEY_HEADER)) {
+				key = text(header);
+			}
+			else if (!name.startsWith(OWN_HEADERS)) {
+				others = (others != null) ? others : new HashMap<>();
+				others.put(name, text(header));
+			}
+		}
+		EventAttributes attributes = (others != null) ? new EventAttributes(eventType, key, others)
+				: EventAttributes.of(eventType, key);
+		return new Event(logical(new TopicPartition(record.topic(), record.partition())), record.offset(), type,
+				Instant.ofEpochMilli(record.timestamp()), record.value(), attributes);
+	}
+
+	private static String text(Header header) {
+		return (header.value() != null) ? new String(header.value(), StandardCharsets.UTF_8) : "";
 	}
 
 	/** The cursor just before the given next offsets. */

@@ -27,6 +27,8 @@ public enum ProblemType {
 
 	INVALID_WEBHOOK(HttpStatus.BAD_REQUEST, "invalid-webhook", "Invalid webhook"),
 
+	INVALID_FILTER(HttpStatus.BAD_REQUEST, "invalid-filter", "Invalid filter"),
+
 	PUBLISHER_MISMATCH(HttpStatus.CONFLICT, "publisher-mismatch", "Topic not published over HTTP POST"),
 
 	IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_CONTENT, "idempotency-key-reused",

@@ -30,6 +30,15 @@ public record DeliveryState(long epoch, String cursor, boolean snapshotSent, Ins
 		return new DeliveryState(this.epoch, newCursor, true, null, this.delivered + 1, this.failed);
 	}
 
+	/**
+	 * Past an event the webhook did not ask for (its types or filter).
+	 * @param newCursor the cursor after the event
+	 * @return the state
+	 */
+	public DeliveryState passed(String newCursor) {
+		return new DeliveryState(this.epoch, newCursor, true, this.failingSince, this.delivered, this.failed);
+	}
+
 	public DeliveryState gaveUp(String newCursor) {
 		return new DeliveryState(this.epoch, newCursor, true, this.failingSince, this.delivered, this.failed + 1);
 	}

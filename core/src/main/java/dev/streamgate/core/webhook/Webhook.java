@@ -1,10 +1,12 @@
 package dev.streamgate.core.webhook;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
+import dev.streamgate.core.filter.Selection;
 import dev.streamgate.core.oauth.ClientCredentials;
 import dev.streamgate.core.topic.KafkaEndpoint;
 import dev.streamgate.core.topic.SubscriptionMode;
@@ -32,11 +34,22 @@ import dev.streamgate.core.topic.SubscriptionMode;
  * none
  * @param kafka the Kafka topic deliveries go into instead of {@code url} (which is then
  * {@code null})
+ * @param types the event types delivered (names, {@code *} for any characters), or
+ * {@code null} for all
+ * @param filter a CEL expression an event must satisfy to be delivered, or {@code null}
  */
 public record Webhook(String id, String topicId, String url, SubscriptionMode mode, Map<String, String> headers,
 		String secret, String description, Status status, String disabledReason, long epoch, String start,
-		boolean startWithSnapshot, Instant createdAt, Instant updatedAt, ClientCredentials oauth2,
-		KafkaEndpoint kafka) {
+		boolean startWithSnapshot, Instant createdAt, Instant updatedAt, ClientCredentials oauth2, KafkaEndpoint kafka,
+		List<String> types, String filter) {
+
+	/**
+	 * The events delivered.
+	 * @return the webhook's types and filter
+	 */
+	public Selection selection() {
+		return Selection.of(this.types, this.filter, "/types", "/filter");
+	}
 
 	public boolean isActive() {
 		return this.status == Status.ACTIVE;
@@ -52,7 +65,7 @@ public record Webhook(String id, String topicId, String url, SubscriptionMode mo
 	public Webhook withStatus(Status newStatus, String reason, Instant now) {
 		return new Webhook(this.id, this.topicId, this.url, this.mode, this.headers, this.secret, this.description,
 				newStatus, (newStatus == Status.DISABLED) ? reason : null, this.epoch, this.start,
-				this.startWithSnapshot, this.createdAt, now, this.oauth2, this.kafka);
+				this.startWithSnapshot, this.createdAt, now, this.oauth2, this.kafka, this.types, this.filter);
 	}
 
 	/**
@@ -64,7 +77,7 @@ public record Webhook(String id, String topicId, String url, SubscriptionMode mo
 	public Webhook replayedFrom(String cursor, Instant now) {
 		return new Webhook(this.id, this.topicId, this.url, this.mode, this.headers, this.secret, this.description,
 				this.status, this.disabledReason, this.epoch + 1, cursor, this.mode != SubscriptionMode.EVENT,
-				this.createdAt, now, this.oauth2, this.kafka);
+				this.createdAt, now, this.oauth2, this.kafka, this.types, this.filter);
 	}
 
 	/**

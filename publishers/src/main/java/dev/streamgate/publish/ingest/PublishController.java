@@ -24,17 +24,21 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 import dev.streamgate.core.event.CursorFormat;
+import dev.streamgate.core.event.EventAttributes;
 import dev.streamgate.core.event.EventPublisher;
+import dev.streamgate.core.filter.EventTypes;
 import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
+import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.PublisherType;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicStore;
@@ -55,6 +59,9 @@ public class PublishController {
 
 	/** What a publication holds besides its body (request, records, answer), in bytes. */
 	private static final long PER_PUBLICATION = 1024;
+
+	/** The longest event key. */
+	private static final int MAX_KEY = 256;
 
 	private final TopicStore topics;
 
@@ -107,8 +114,19 @@ public class PublishController {
 			schema = @Schema(type = "string", minLength = 1, maxLength = 255,
 					pattern = "^[\\x21-\\x7e]+$")) @RequestHeader(name = "Idempotency-Key",
 							required = false) String idempotencyKey,
+			@Parameter(
+					description = "the event type, e.g. order.created: subscribers may ask for types "
+							+ "(types=order.*) and filter on it; event topics only",
+					schema = @Schema(type = "string", minLength = 1, maxLength = EventTypes.MAX_LENGTH,
+							pattern = "^[A-Za-z0-9._:/+-]+$")) @RequestParam(required = false) String type,
+			@Parameter(
+					description = "the event key: events of one key keep their order on one partition; "
+							+ "filters see it; event topics only",
+					schema = @Schema(type = "string", minLength = 1, maxLength = MAX_KEY)) @RequestParam(
+							required = false) String key,
 			ServerWebExchange exchange) {
 		Topic topic = topic(topicId);
+		EventAttributes attributes = attributes(topic, type, key);
 		boolean batch = mediaType(exchange);
 		long max = this.properties.maxPayload().toBytes();
 		long declared = exchange.getRequest().getHeaders().getContentLength();
@@ -123,12 +141,29 @@ public class PublishController {
 							+ this.inFlight.limit() + " bytes); nothing was published. Retry later.")
 				.withRetryAfter(Duration.ofSeconds(1));
 		}
-		return body(topic, topicId, idempotencyKey, batch, exchange, max)
+		return body(topic, topicId, idempotencyKey, attributes, batch, exchange, max)
 			.doFinally((signal) -> this.inFlight.release(charge));
 	}
 
+	/** A type and a key name events; the documents of a snapshot topic have neither. */
+	private static EventAttributes attributes(Topic topic, String type, String key) {
+		if (type == null && key == null) {
+			return EventAttributes.NONE;
+		}
+		if (topic.payloadType() != PayloadType.EVENT) {
+			throw new StreamgateException(ProblemType.INVALID_PARAMETER, "Topic '" + topic.id()
+					+ "' is a snapshot topic: its publications are documents, without type or key");
+		}
+		if (key != null && (key.isEmpty() || key.length() > MAX_KEY)) {
+			throw new StreamgateException(ProblemType.INVALID_PARAMETER,
+					"The key has 1 to " + MAX_KEY + " characters, not " + key.length())
+				.withErrors(List.of(new StreamgateException.FieldError("key", "1 to " + MAX_KEY + " characters")));
+		}
+		return EventAttributes.of((type != null) ? EventTypes.name(type) : null, key);
+	}
+
 	private Mono<ResponseEntity<PublishResponse>> body(Topic topic, String topicId, String idempotencyKey,
-			boolean batch, ServerWebExchange exchange, long max) {
+			EventAttributes attributes, boolean batch, ServerWebExchange exchange, long max) {
 		return DataBufferUtils.join(exchange.getRequest().getBody(), (int) Math.min(max, Integer.MAX_VALUE))
 			.onErrorMap(DataBufferLimitException.class, (ex) -> tooLarge(max))
 			.map(PublishController::bytes)
@@ -136,15 +171,29 @@ public class PublishController {
 			.flatMap((body) -> {
 				List<byte[]> payloads = payloads(body, batch);
 				if (idempotencyKey == null) {
-					return publish(topic, payloads, batch).map((response) -> accepted(response, false));
+					return publish(topic, payloads, attributes, batch).map((response) -> accepted(response, false));
 				}
-				return this.idempotencyKeys.answer(topicId, idempotencyKey, body, () -> publish(topic, payloads, batch))
+				return this.idempotencyKeys
+					.answer(topicId, idempotencyKey, fingerprint(body, attributes),
+							() -> publish(topic, payloads, attributes, batch))
 					.map((answer) -> accepted(answer.response(), answer.replayed()));
 			});
 	}
 
-	private Mono<PublishResponse> publish(Topic topic, List<byte[]> payloads, boolean batch) {
-		return this.publisher.publish(topic, payloads).map((publication) -> {
+	/** A retry must name the same type and key as well as send the same body. */
+	private static byte[] fingerprint(byte[] body, EventAttributes attributes) {
+		if (attributes == EventAttributes.NONE) {
+			return body;
+		}
+		byte[] tail = ("\u0000" + attributes.type() + "\u0000" + attributes.key()).getBytes(StandardCharsets.UTF_8);
+		byte[] both = java.util.Arrays.copyOf(body, body.length + tail.length);
+		System.arraycopy(tail, 0, both, body.length, tail.length);
+		return both;
+	}
+
+	private Mono<PublishResponse> publish(Topic topic, List<byte[]> payloads, EventAttributes attributes,
+			boolean batch) {
+		return this.publisher.publish(topic, payloads, attributes).map((publication) -> {
 			Counter.builder("streamgate.events.published")
 				.description("Events appended to topics")
 				.tag("topic", topic.id())

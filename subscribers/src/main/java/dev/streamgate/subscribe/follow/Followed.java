@@ -1,8 +1,11 @@
 package dev.streamgate.subscribe.follow;
 
+import java.util.Map;
+
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.EventType;
+import dev.streamgate.core.filter.FilterVariables;
 
 /**
  * What a subscription receives: an event of the topic with the cursor after it, a
@@ -34,6 +37,9 @@ public final class Followed {
 	 * loops racing to encode make equal ones, and either may be kept.
 	 */
 	private final Object[] encodings = new Object[Encoder.SLOTS];
+
+	/** What filters see of the event, made on first use; immutable as encodings are. */
+	private Map<String, Object> filterVariables;
 
 	Followed(String topicId, String id, Cursor after, EventType type, byte[] data, long publishedAt, Event event) {
 		this.topicId = topicId;
@@ -96,6 +102,14 @@ public final class Followed {
 		return this.type;
 	}
 
+	/**
+	 * The type its publisher gave the event.
+	 * @return the type, or {@code null} for none (and for what is no event)
+	 */
+	public String eventType() {
+		return (this.event != null) ? this.event.attributes().type() : null;
+	}
+
 	public byte[] data() {
 		return this.data;
 	}
@@ -114,6 +128,19 @@ public final class Followed {
 	 */
 	public Event event() {
 		return this.event;
+	}
+
+	/**
+	 * What subscribers' filters see of the event, made once for all of them.
+	 * @return the variables
+	 */
+	public Map<String, Object> filterVariables() {
+		Map<String, Object> known = this.filterVariables;
+		if (known == null) {
+			known = FilterVariables.of(this.topicId, this.event);
+			this.filterVariables = known;
+		}
+		return known;
 	}
 
 	public boolean isHeartbeat() {

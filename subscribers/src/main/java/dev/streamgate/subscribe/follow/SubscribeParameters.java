@@ -1,10 +1,14 @@
 package dev.streamgate.subscribe.follow;
 
 import java.security.Principal;
+import java.util.List;
 
 import dev.streamgate.core.event.CursorFormat;
+import dev.streamgate.core.filter.EventTypes;
+import dev.streamgate.core.filter.Selection;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.Topic;
@@ -15,6 +19,15 @@ import dev.streamgate.core.web.SubscribeAccess;
  * What a subscriber asks for, read the same way on every channel.
  */
 public final class SubscribeParameters {
+
+	/** The types parameter, as the API descriptions put it. */
+	public static final String TYPES = "only events of these types: a comma-separated list of names, * standing "
+			+ "for any characters (order.*,invoice.paid); event topics only";
+
+	/** The filter parameter, as the API descriptions put it. */
+	public static final String FILTER = "only events for which this CEL expression is true, over data (the event's "
+			+ "JSON), type, key, headers, time and topic, e.g. data.price > 100.0 && type == 'order.created'; "
+			+ "an event it cannot evaluate (a missing field) does not match; event topics only";
 
 	private SubscribeParameters() {
 	}
@@ -64,6 +77,43 @@ public final class SubscribeParameters {
 					+ topic.id() + "'; it allows " + topic.subscriptionModes());
 		}
 		return mode;
+	}
+
+	/**
+	 * The events a subscriber asks for, from query parameters.
+	 * @param topic the topic
+	 * @param types a comma-separated list of event types and patterns with {@code *}, or
+	 * {@code null} for all
+	 * @param filter a CEL expression, or {@code null} for none
+	 * @return the selection
+	 * @throws StreamgateException (400) for a bad type pattern or filter, or either on a
+	 * snapshot topic
+	 */
+	public static Selection selection(Topic topic, String types, String filter) {
+		return selection(topic, (types != null) ? EventTypes.split(types) : null, filter, "types", "filter");
+	}
+
+	/**
+	 * The events a subscriber asks for.
+	 * @param topic the topic
+	 * @param types event types and patterns with {@code *}, or {@code null} for all
+	 * @param filter a CEL expression, or {@code null} for none
+	 * @param typesPointer where the types are in the request
+	 * @param filterPointer where the filter is in the request
+	 * @return the selection
+	 * @throws StreamgateException (400) for a bad type pattern or filter, or either on a
+	 * snapshot topic
+	 */
+	public static Selection selection(Topic topic, List<String> types, String filter, String typesPointer,
+			String filterPointer) {
+		Selection selection = Selection.of(types, filter, typesPointer, filterPointer);
+		if (!selection.selectsAll() && topic.payloadType() == PayloadType.SNAPSHOT) {
+			throw new StreamgateException(ProblemType.INVALID_PARAMETER, "Topic '" + topic.id()
+					+ "' is a snapshot topic: its patches build one document and cannot be selected by type or filter")
+				.withErrors(List.of(new StreamgateException.FieldError((types != null) ? typesPointer : filterPointer,
+						"types and filters select the events of event topics")));
+		}
+		return selection;
 	}
 
 	/**

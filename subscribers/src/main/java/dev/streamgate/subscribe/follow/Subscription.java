@@ -8,6 +8,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.filter.Selection;
 import dev.streamgate.core.topic.SubscriptionMode;
 
 /**
@@ -20,6 +21,8 @@ final class Subscription {
 	private final String channel;
 
 	private final SubscriptionMode mode;
+
+	private final Selection selection;
 
 	private final Sinks.Many<Followed> queue;
 
@@ -34,9 +37,11 @@ final class Subscription {
 
 	private final Executor executor;
 
-	Subscription(String channel, SubscriptionMode mode, int queueSize, Cursor skipUntil, Executor executor) {
+	Subscription(String channel, SubscriptionMode mode, Selection selection, int queueSize, Cursor skipUntil,
+			Executor executor) {
 		this.channel = channel;
 		this.mode = mode;
+		this.selection = selection;
 		this.executor = executor;
 		// Bounded, and allocated as it fills: an idle subscriber's queue costs a few
 		// bytes, not an array of queueSize slots (4 KiB per connection at 1024).
@@ -85,12 +90,21 @@ final class Subscription {
 	}
 
 	/**
-	 * Queues an event.
+	 * Whether the subscriber asked for an event (its types and filter).
+	 * @param followed the event
+	 * @return true when it is to be sent
+	 */
+	boolean selects(Followed followed) {
+		return this.selection.selectsAll() || this.selection.accepts(followed.event(), followed::filterVariables);
+	}
+
+	/**
+	 * Queues an event, when the subscriber asked for it.
 	 * @param followed the event
 	 * @return false when the queue is full and the subscriber was cut off
 	 */
 	boolean offer(Followed followed) {
-		if (this.closed) {
+		if (this.closed || !selects(followed)) {
 			return true;
 		}
 		if (this.queue.tryEmitNext(followed).isSuccess()) {
@@ -120,7 +134,8 @@ final class Subscription {
 	 * overflowed
 	 */
 	Flux<Followed> stream(Flux<Followed> first) {
-		return Flux.concat(first, this.queue.asFlux())
+		Flux<Followed> replay = this.selection.selectsAll() ? first : first.filter(this::selects);
+		return Flux.concat(replay, this.queue.asFlux())
 			.takeUntilOther(this.cut.asMono())
 			.concatWith(Mono.defer(() -> this.slow ? Mono.error(new SlowSubscriberException()) : Mono.empty()));
 	}

@@ -28,6 +28,7 @@ import dev.streamgate.core.event.MemoryBudget;
 import dev.streamgate.core.event.RecentEvents;
 import dev.streamgate.core.event.SnapshotDocument;
 import dev.streamgate.core.event.SnapshotDocuments;
+import dev.streamgate.core.filter.Selection;
 import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.problem.ProblemJson;
 import dev.streamgate.core.problem.ProblemType;
@@ -306,13 +307,14 @@ public final class TopicFollower implements EventTail.Listener {
 	 * @param channel the channel, for counts
 	 * @param queueSize what the subscriber's queue holds before it is cut off
 	 * @param mode the subscription mode
+	 * @param selection the events it asked for (types, filter)
 	 * @param resume where the subscriber resumes
 	 * @param executor the event loop of the subscriber's connection
 	 * @return the subscription's events, replay first, then live; it joins when
 	 * subscribed
 	 */
-	public Mono<Flux<Followed>> open(String channel, int queueSize, SubscriptionMode mode, Resume resume,
-			Executor executor) {
+	public Mono<Flux<Followed>> open(String channel, int queueSize, SubscriptionMode mode, Selection selection,
+			Resume resume, Executor executor) {
 		Cursor cursor = resume.cursor();
 		Mono<Boolean> whenReady = this.ready.asMono().timeout(READY_TIMEOUT, Mono.defer(() -> {
 			logger.warn("Cannot follow " + this.topic.id() + " within " + READY_TIMEOUT.toSeconds()
@@ -323,7 +325,7 @@ public final class TopicFollower implements EventTail.Listener {
 					"The events of '" + this.topic.id()
 							+ "' cannot be followed now (is Kafka reachable?); retry shortly")
 				.withRetryAfter(Duration.ofSeconds(5)))));
-		Joining joining = new Joining(channel, queueSize, mode, executor);
+		Joining joining = new Joining(channel, queueSize, mode, selection, executor);
 		if (resume.earliest() && this.topic.payloadType() == PayloadType.EVENT) {
 			return whenReady.then(this.log.start(this.topic)).map((start) -> Flux.defer(() -> join(joining, start)));
 		}
@@ -359,8 +361,8 @@ public final class TopicFollower implements EventTail.Listener {
 			return stream(add(joining, cursor), (first != null) ? Flux.just(first) : Flux.empty());
 		}
 		if (cursor.reaches(this.recent.start())) {
-			Subscription subscription = new Subscription(joining.channel(), mode, joining.queueSize(), cursor,
-					joining.executor());
+			Subscription subscription = new Subscription(joining.channel(), mode, joining.selection(),
+					joining.queueSize(), cursor, joining.executor());
 			List<Followed> replay = new ArrayList<>();
 			for (Followed kept : this.recent.items()) {
 				Followed adapted = subscription.adapt(kept, this.cursors::format);
@@ -415,8 +417,8 @@ public final class TopicFollower implements EventTail.Listener {
 	}
 
 	private Subscription add(Joining joining, Cursor skipUntil) {
-		Subscription subscription = new Subscription(joining.channel(), joining.mode(), joining.queueSize(), skipUntil,
-				joining.executor());
+		Subscription subscription = new Subscription(joining.channel(), joining.mode(), joining.selection(),
+				joining.queueSize(), skipUntil, joining.executor());
 		register(subscription);
 		return subscription;
 	}
@@ -546,7 +548,8 @@ public final class TopicFollower implements EventTail.Listener {
 		}
 	}
 
-	private record Joining(String channel, int queueSize, SubscriptionMode mode, Executor executor) {
+	private record Joining(String channel, int queueSize, SubscriptionMode mode, Selection selection,
+			Executor executor) {
 	}
 
 	/**

@@ -37,6 +37,7 @@ import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
 
 import dev.streamgate.core.event.EventType;
+import dev.streamgate.core.filter.Selection;
 import dev.streamgate.core.problem.ProblemJson;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
@@ -70,6 +71,10 @@ public class StreamController {
 
 	/** The channel name of SSE streams, in metrics and topic status. */
 	static final String CHANNEL = "sse";
+
+	private static final String TYPES = SubscribeParameters.TYPES;
+
+	private static final String FILTER = SubscribeParameters.FILTER;
 
 	private final TopicFollowers followers;
 
@@ -105,16 +110,20 @@ public class StreamController {
 					required = false) String lastEventId,
 			@Parameter(description = "resume after this cursor; wins over lastEventId") @RequestHeader(
 					name = "Last-Event-ID", required = false) String lastEventIdHeader,
+			@Parameter(description = TYPES) @RequestParam(required = false) String types,
+			@Parameter(description = FILTER) @RequestParam(required = false) String filter,
 			ServerWebExchange exchange) {
 		Topic topic = this.topics.require(topicId).topic();
 		SubscriptionMode subscriptionMode = SubscribeParameters.mode(topic, mode);
+		Selection selection = SubscribeParameters.selection(topic, types, filter);
 		Resume from = SubscribeParameters.resume(topic, resumeText(lastEventIdHeader, lastEventId));
 		Counter count = this.metrics.delivered(topicId);
-		return respond(exchange, (eventLoop) -> follow(topic, subscriptionMode, from, eventLoop).doOnNext((frame) -> {
-			if (frame.carriesEvent()) {
-				count.increment();
-			}
-		}), (problem) -> Frame.of(null, EventType.PROBLEM, problem, 0));
+		return respond(exchange,
+				(eventLoop) -> follow(topic, subscriptionMode, selection, from, eventLoop).doOnNext((frame) -> {
+					if (frame.carriesEvent()) {
+						count.increment();
+					}
+				}), (problem) -> Frame.of(null, EventType.PROBLEM, problem, 0));
 	}
 
 	@GetMapping(path = "/api/v1/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
@@ -136,6 +145,8 @@ public class StreamController {
 					required = false) String lastEventId,
 			@Parameter(description = "resume after this stream cursor; wins over lastEventId") @RequestHeader(
 					name = "Last-Event-ID", required = false) String lastEventIdHeader,
+			@Parameter(description = TYPES + "; for every topic") @RequestParam(required = false) String types,
+			@Parameter(description = FILTER + "; for every topic") @RequestParam(required = false) String filter,
 			ServerWebExchange exchange) {
 		List<String> ids = distinct(topicIds);
 		String resume = resumeText(lastEventIdHeader, lastEventId);
@@ -146,7 +157,8 @@ public class StreamController {
 				Topic topic = SubscribeParameters.topic(this.topics, this.access, principal.orElse(null), id);
 				String cursor = "earliest".equals(resume) ? resume : cursors.get(id);
 				parts.add(new TopicsStream.Part(topic, SubscribeParameters.mode(topic, mode),
-						SubscribeParameters.resume(topic, cursor), this.metrics.delivered(id)));
+						SubscribeParameters.selection(topic, types, filter), SubscribeParameters.resume(topic, cursor),
+						this.metrics.delivered(id)));
 			}
 			TopicsStream stream = new TopicsStream(parts, this.followers, CHANNEL, this.properties.clientQueue());
 			return respond(exchange, (eventLoop) -> stream.open(retryFrame(), eventLoop), TopicsEncoder::problem);
@@ -235,9 +247,10 @@ public class StreamController {
 	 * The frames of one topic: the retry line once the subscription can start (an error
 	 * before it is still a problem response), then the events.
 	 */
-	private Flux<Frame> follow(Topic topic, SubscriptionMode mode, Resume from, Executor eventLoop) {
+	private Flux<Frame> follow(Topic topic, SubscriptionMode mode, Selection selection, Resume from,
+			Executor eventLoop) {
 		return Flux.using(() -> this.followers.acquire(topic), (follower) -> follower
-			.open(CHANNEL, this.properties.clientQueue(), mode, from, eventLoop)
+			.open(CHANNEL, this.properties.clientQueue(), mode, selection, from, eventLoop)
 			// The subscriber joins once the retry line is written (deferred: a
 			// stream cancelled before then leaves no subscription behind).
 			.flatMapMany(

@@ -3,6 +3,7 @@ package dev.streamgate.subscribe.sse;
 import java.nio.charset.StandardCharsets;
 
 import dev.streamgate.core.event.EventType;
+import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.subscribe.follow.Encoder;
 import dev.streamgate.subscribe.follow.Followed;
 
@@ -24,18 +25,24 @@ final class TopicsEncoder extends Encoder<Frame> {
 		if (followed.isHeartbeat()) {
 			return Frame.HEARTBEAT;
 		}
-		return Frame.of(null, followed.type(), wrap(followed.topicId(), followed.data()), followed.publishedAt());
+		return Frame.of(null, followed.type(), wrap(followed.topicId(), followed.eventType(), followed.data()),
+				followed.publishedAt());
 	}
 
 	/**
 	 * The data of a stream of several topics.
 	 * @param topicId the topic (ids need no escaping), or {@code null} for what concerns
 	 * the whole stream
+	 * @param eventType the type its publisher gave the event, or {@code null}
 	 * @param json the event's JSON
-	 * @return {@code {"topic":"...","data":...}}
+	 * @return {@code {"topic":"...","eventType":"...","data":...}}
 	 */
-	static byte[] wrap(String topicId, byte[] json) {
-		byte[] head = ((topicId != null) ? "{\"topic\":\"" + topicId + "\",\"data\":" : "{\"data\":")
+	static byte[] wrap(String topicId, String eventType, byte[] json) {
+		String type = (eventType != null) ? "\"eventType\":"
+				+ new String(JsonPatches.write(JsonPatches.json().createValue(eventType)), StandardCharsets.UTF_8) + ","
+				: "";
+		byte[] head = ((topicId != null) ? "{\"topic\":\"" + topicId + "\"," + type + "\"data\":"
+				: "{" + type + "\"data\":")
 			.getBytes(StandardCharsets.UTF_8);
 		byte[] out = new byte[head.length + json.length + 1];
 		System.arraycopy(head, 0, out, 0, head.length);
@@ -50,7 +57,7 @@ final class TopicsEncoder extends Encoder<Frame> {
 	 * @return the frame
 	 */
 	static Frame problem(byte[] json) {
-		return Frame.of(null, EventType.PROBLEM, wrap(null, json), 0);
+		return Frame.of(null, EventType.PROBLEM, wrap(null, null, json), 0);
 	}
 
 }

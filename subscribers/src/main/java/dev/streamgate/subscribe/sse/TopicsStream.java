@@ -11,6 +11,7 @@ import reactor.core.publisher.Signal;
 
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.CursorFormat;
+import dev.streamgate.core.filter.Selection;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.subscribe.follow.Followed;
@@ -61,7 +62,8 @@ final class TopicsStream {
 			List<Mono<Flux<Followed>>> opening = new ArrayList<>(held.size());
 			for (int i = 0; i < held.size(); i++) {
 				Part part = this.parts.get(i);
-				opening.add(held.get(i).open(this.channel, this.queueSize, part.mode(), part.resume(), eventLoop));
+				opening.add(held.get(i)
+					.open(this.channel, this.queueSize, part.mode(), part.selection(), part.resume(), eventLoop));
 			}
 			return Mono.zip(opening, (opened) -> opened)
 				.flatMapMany((opened) -> Flux.concat(Flux.just(retry), merge(held, opened)));
@@ -156,10 +158,11 @@ final class TopicsStream {
 	 *
 	 * @param topic the topic
 	 * @param mode its subscription mode
+	 * @param selection the events asked for
 	 * @param resume where it resumes
 	 * @param delivered its count of events written
 	 */
-	record Part(Topic topic, SubscriptionMode mode, Resume resume, Counter delivered) {
+	record Part(Topic topic, SubscriptionMode mode, Selection selection, Resume resume, Counter delivered) {
 	}
 
 	private record Tagged(int index, Followed followed) {

@@ -32,21 +32,24 @@ public record Delivery(String messageId, String type, Instant publishedAt, byte[
 	 */
 	public static Delivery of(String messageId, String type, String topicId, String cursor, Instant publishedAt,
 			byte[] data) {
-		return new Delivery(messageId, type, publishedAt, envelope(type, topicId, cursor, publishedAt, data));
+		return new Delivery(messageId, type, publishedAt, envelope(type, null, topicId, cursor, publishedAt, data));
 	}
 
 	/**
 	 * The body of a delivery: the same for every webhook of a topic in the same mode.
 	 * @param type the delivery type
+	 * @param eventType the type its publisher gave the event, or {@code null}
 	 * @param topicId the topic id
 	 * @param cursor the event's cursor
 	 * @param publishedAt when it was published
 	 * @param data the event's JSON, written into the envelope as it is
 	 * @return the envelope, UTF-8 JSON
 	 */
-	public static byte[] envelope(String type, String topicId, String cursor, Instant publishedAt, byte[] data) {
-		String head = "{\"type\":" + quote(type) + ",\"topic\":" + quote(topicId) + ",\"id\":" + quote(cursor)
-				+ ",\"timestamp\":" + quote(publishedAt.truncatedTo(ChronoUnit.MILLIS).toString()) + ",\"data\":";
+	public static byte[] envelope(String type, String eventType, String topicId, String cursor, Instant publishedAt,
+			byte[] data) {
+		String head = "{\"type\":" + quote(type) + ((eventType != null) ? ",\"eventType\":" + quote(eventType) : "")
+				+ ",\"topic\":" + quote(topicId) + ",\"id\":" + quote(cursor) + ",\"timestamp\":"
+				+ quote(publishedAt.truncatedTo(ChronoUnit.MILLIS).toString()) + ",\"data\":";
 		byte[] start = head.getBytes(StandardCharsets.UTF_8);
 		byte[] body = new byte[start.length + data.length + 1];
 		System.arraycopy(start, 0, body, 0, start.length);

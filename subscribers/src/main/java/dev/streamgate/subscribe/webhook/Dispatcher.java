@@ -20,6 +20,7 @@ import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.SnapshotDocuments;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.SnapshotDocument;
+import dev.streamgate.core.filter.Selection;
 import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
@@ -50,6 +51,8 @@ final class Dispatcher {
 
 	private final TopicFeed feed;
 
+	private final Selection selection;
+
 	private final Services services;
 
 	private final Sinks.Many<DeliveryState> commits = Sinks.many().unicast().onBackpressureBuffer();
@@ -71,6 +74,7 @@ final class Dispatcher {
 		this.state = state;
 		this.feed = feed;
 		this.services = services;
+		this.selection = webhook.selection();
 	}
 
 	Webhook webhook() {
@@ -163,6 +167,13 @@ final class Dispatcher {
 		}
 		Cursor after = Cursor.parse(this.state.cursor(), this.topic.partitions())
 			.after(event.partition(), event.offset());
+		if (!this.selection.selectsAll() && !this.selection.accepts(event, () -> this.feed.filterVariables(event))) {
+			// Not asked for: passed, the cursor moves on (committed with the next
+			// commit).
+			this.state = this.state.passed(after.toString());
+			commit(this.state);
+			return Mono.empty();
+		}
 		String id = this.cursors.format(after);
 		byte[] data = event.data();
 		String type = event.type().value();
@@ -180,12 +191,12 @@ final class Dispatcher {
 		}
 		byte[] body;
 		if (this.webhook.mode() == SubscriptionMode.SNAPSHOT_ONLY) {
-			body = Delivery.envelope(type, this.topic.id(), id, event.publishedAt(), data);
+			body = Delivery.envelope(type, null, this.topic.id(), id, event.publishedAt(), data);
 		}
 		else {
 			String sharedType = type;
-			body = this.feed.envelope(event, type, id,
-					() -> Delivery.envelope(sharedType, this.topic.id(), id, event.publishedAt(), event.data()));
+			body = this.feed.envelope(event, type, id, () -> Delivery.envelope(sharedType, event.attributes().type(),
+					this.topic.id(), id, event.publishedAt(), event.data()));
 		}
 		return deliver(new Delivery(messageId(id), type, event.publishedAt(), body), after.toString());
 	}

@@ -1,12 +1,14 @@
 package dev.streamgate.subscribe.webhook;
 
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
 
 import reactor.core.publisher.Mono;
 
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.Event;
+import dev.streamgate.core.filter.FilterVariables;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.subscribe.follow.TopicFollower;
 
@@ -21,6 +23,9 @@ final class TopicFeed {
 
 	/** The envelope last built from an event, shared by the webhooks that deliver it. */
 	private volatile Envelope lastEnvelope;
+
+	/** What filters saw of the event last looked at, shared by the webhooks' filters. */
+	private volatile Variables lastVariables;
 
 	int users;
 
@@ -64,6 +69,25 @@ final class TopicFeed {
 		byte[] body = build.get();
 		this.lastEnvelope = new Envelope(event, type, cursor, body);
 		return body;
+	}
+
+	/**
+	 * What webhooks' filters see of an event, made once for the webhooks that look at the
+	 * same event one after the other.
+	 * @param event the event, as this feed handed it out
+	 * @return the variables
+	 */
+	Map<String, Object> filterVariables(Event event) {
+		Variables cached = this.lastVariables;
+		if (cached != null && cached.event() == event) {
+			return cached.variables();
+		}
+		Map<String, Object> variables = FilterVariables.of(topic().id(), event);
+		this.lastVariables = new Variables(event, variables);
+		return variables;
+	}
+
+	private record Variables(Event event, Map<String, Object> variables) {
 	}
 
 	private record Envelope(Event event, String type, String cursor, byte[] body) {

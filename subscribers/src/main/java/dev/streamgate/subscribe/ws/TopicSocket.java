@@ -5,9 +5,11 @@ import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
 
+import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
@@ -22,6 +24,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 import dev.streamgate.core.event.EventType;
+import dev.streamgate.core.filter.Selection;
 import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.problem.ProblemJson;
 import dev.streamgate.core.problem.ProblemType;
@@ -112,7 +115,8 @@ final class TopicSocket {
 			JsonValue unsubscribe = request.get("unsubscribe");
 			if (subscribe instanceof JsonObject parameters) {
 				topicId = string(parameters, "topic", true);
-				subscribe(topicId, string(parameters, "mode", false), string(parameters, "lastEventId", false));
+				subscribe(topicId, string(parameters, "mode", false), string(parameters, "lastEventId", false),
+						strings(parameters, "types"), string(parameters, "filter", false));
 			}
 			else if (unsubscribe != null) {
 				topicId = (unsubscribe instanceof JsonString name) ? name.getString()
@@ -123,7 +127,8 @@ final class TopicSocket {
 				unsubscribe(topicId);
 			}
 			else {
-				throw invalid("Send {\"subscribe\": {\"topic\": \"...\", \"mode\": \"...\", \"lastEventId\": \"...\"}} "
+				throw invalid("Send {\"subscribe\": {\"topic\": \"...\", \"mode\": \"...\", \"lastEventId\": \"...\", "
+						+ "\"types\": [\"...\"], \"filter\": \"...\"}} "
 						+ "or {\"unsubscribe\": {\"topic\": \"...\"}}");
 			}
 		}
@@ -161,13 +166,27 @@ final class TopicSocket {
 		return text.getString();
 	}
 
+	private static List<String> strings(JsonObject object, String name) {
+		JsonValue value = object.get(name);
+		if (value == null || value == JsonValue.NULL) {
+			return null;
+		}
+		if (!(value instanceof JsonArray array)
+				|| !array.stream().allMatch((item) -> item.getValueType() == JsonValue.ValueType.STRING)) {
+			throw invalid("'" + name + "' is an array of strings");
+		}
+		return array.getValuesAs(JsonString::getString);
+	}
+
 	private static StreamgateException invalid(String detail) {
 		return new StreamgateException(ProblemType.BAD_REQUEST, detail);
 	}
 
-	private void subscribe(String topicId, String mode, String lastEventId) {
+	private void subscribe(String topicId, String mode, String lastEventId, List<String> types, String filter) {
 		Topic topic = SubscribeParameters.topic(this.sockets.topics(), this.sockets.access(), this.principal, topicId);
 		SubscriptionMode subscriptionMode = SubscribeParameters.mode(topic, mode);
+		Selection selection = SubscribeParameters.selection(topic, types, filter, "/subscribe/types",
+				"/subscribe/filter");
 		Resume resume = SubscribeParameters.resume(topic, lastEventId);
 		if (this.subscribed.containsKey(topicId)) {
 			throw invalid("Already subscribed to '" + topicId + "'; unsubscribe first to change mode or position");
@@ -178,25 +197,24 @@ final class TopicSocket {
 		}
 		Sinks.Empty<Void> stop = Sinks.empty();
 		this.subscribed.put(topicId, stop);
-		this.streams.tryEmitNext(follow(topic, subscriptionMode, resume).takeUntilOther(stop.asMono())
+		this.streams.tryEmitNext(follow(topic, subscriptionMode, selection, resume).takeUntilOther(stop.asMono())
 			// Back on the event loop, where the map is kept.
 			.doFinally((signal) -> this.eventLoop.execute(() -> this.subscribed.remove(topicId, stop))));
 	}
 
-	private Flux<WebSocketMessage> follow(Topic topic, SubscriptionMode mode, Resume resume) {
+	private Flux<WebSocketMessage> follow(Topic topic, SubscriptionMode mode, Selection selection, Resume resume) {
 		TopicSockets sockets = this.sockets;
 		Counter delivered = sockets.metrics().delivered(topic.id());
-		return Flux.using(() -> sockets.followers().acquire(topic),
-				(follower) -> follower
-					.open(TopicSockets.CHANNEL, sockets.properties().clientQueue(), mode, resume, this.eventLoop)
-					.flatMapMany((events) -> events)
-					.filter((followed) -> !followed.isHeartbeat())
-					.map((followed) -> message(followed, delivered))
-					.onErrorResume(SlowSubscriberException.class,
-							(ex) -> this.session.close(SLOW).then(Mono.<WebSocketMessage>empty()))
-					// Any other end of one topic's subscription is that topic's problem.
-					.onErrorResume((ex) -> Mono.just(new WebSocketMessage(WebSocketMessage.Type.TEXT,
-							this.session.bufferFactory().wrap(problem(topic.id(), streamgate(ex)))))),
+		return Flux.using(() -> sockets.followers().acquire(topic), (follower) -> follower
+			.open(TopicSockets.CHANNEL, sockets.properties().clientQueue(), mode, selection, resume, this.eventLoop)
+			.flatMapMany((events) -> events)
+			.filter((followed) -> !followed.isHeartbeat())
+			.map((followed) -> message(followed, delivered))
+			.onErrorResume(SlowSubscriberException.class,
+					(ex) -> this.session.close(SLOW).then(Mono.<WebSocketMessage>empty()))
+			// Any other end of one topic's subscription is that topic's problem.
+			.onErrorResume((ex) -> Mono.just(new WebSocketMessage(WebSocketMessage.Type.TEXT,
+					this.session.bufferFactory().wrap(problem(topic.id(), streamgate(ex)))))),
 				sockets.followers()::release);
 	}
 
@@ -231,7 +249,7 @@ final class TopicSocket {
 	}
 
 	private static byte[] problem(String topicId, StreamgateException ex) {
-		return WsEncoder.message(topicId, EventType.PROBLEM.value(), null,
+		return WsEncoder.message(topicId, EventType.PROBLEM.value(), null, null,
 				ProblemJson.bytes(ex.problemType(), ex.getBody().getDetail(), null));
 	}
 

@@ -21,23 +21,29 @@ final class WsEncoder extends Encoder<byte[]> {
 
 	@Override
 	protected byte[] encode(Followed followed) {
-		return message(followed.topicId(), followed.type().value(), followed.id(), followed.data());
+		return message(followed.topicId(), followed.type().value(), followed.eventType(), followed.id(),
+				followed.data());
 	}
 
 	/**
 	 * One message.
 	 * @param topic the topic id, or {@code null} for a message about the connection
 	 * @param type the type
+	 * @param eventType the type its publisher gave the event, or {@code null}
 	 * @param id the cursor, or {@code null}
 	 * @param data the JSON data
 	 * @return the UTF-8 bytes
 	 */
-	static byte[] message(String topic, String type, String id, byte[] data) {
+	static byte[] message(String topic, String type, String eventType, String id, byte[] data) {
 		ByteArrayOutputStream out = new ByteArrayOutputStream(data.length + 96);
 		out.writeBytes("{\"topic\":".getBytes(StandardCharsets.UTF_8));
 		out.writeBytes(string(topic));
 		out.writeBytes(",\"type\":".getBytes(StandardCharsets.UTF_8));
 		out.writeBytes(string(type));
+		if (eventType != null) {
+			out.writeBytes(",\"eventType\":".getBytes(StandardCharsets.UTF_8));
+			out.writeBytes(string(eventType));
+		}
 		if (id != null) {
 			out.writeBytes(",\"id\":".getBytes(StandardCharsets.UTF_8));
 			out.writeBytes(string(id));

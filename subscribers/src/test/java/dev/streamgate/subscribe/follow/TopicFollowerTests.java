@@ -19,6 +19,7 @@ import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.MemoryBudget;
 import dev.streamgate.core.event.MemoryEventLog;
 import dev.streamgate.core.event.OutgoingEvent;
+import dev.streamgate.core.filter.Selection;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
 
@@ -97,7 +98,8 @@ class TopicFollowerTests {
 		follower.onEvent(stored.get(1));
 		follower.onEvent(stored.get(2));
 		Flux<Followed> stream = follower
-			.open("test", 16, SubscriptionMode.EVENT, Resume.after(Cursor.of(stored.get(1).offset())), Runnable::run)
+			.open("test", 16, SubscriptionMode.EVENT, Selection.ALL, Resume.after(Cursor.of(stored.get(1).offset())),
+					Runnable::run)
 			.block(TIMEOUT);
 		StepVerifier.create(stream.map(TopicFollowerTests::offset))
 			.expectNext(stored.get(2).offset())
@@ -113,8 +115,10 @@ class TopicFollowerTests {
 		this.feed.onStart(Cursor.of(4));
 		List<Followed> first = new ArrayList<>();
 		List<Followed> second = new ArrayList<>();
-		Flux<Followed> one = this.feed.open("a", 16, SubscriptionMode.EVENT, Resume.LIVE, Runnable::run).block(TIMEOUT);
-		Flux<Followed> two = this.feed.open("b", 16, SubscriptionMode.EVENT, Resume.LIVE, Runnable::run).block(TIMEOUT);
+		Flux<Followed> one = this.feed.open("a", 16, SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
+			.block(TIMEOUT);
+		Flux<Followed> two = this.feed.open("b", 16, SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
+			.block(TIMEOUT);
 		one.subscribe(first::add);
 		two.subscribe(second::add);
 		this.feed.onEvent(event(5));
@@ -128,9 +132,11 @@ class TopicFollowerTests {
 	@Test
 	void aSubscriberThatReadsNothingIsCutOffWhileAnotherKeepsUp() {
 		this.feed.onStart(Cursor.of(0));
-		Flux<Followed> stalled = this.feed.open("test", 8, SubscriptionMode.EVENT, Resume.LIVE, Runnable::run)
+		Flux<Followed> stalled = this.feed
+			.open("test", 8, SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
 			.block(TIMEOUT);
-		Flux<Followed> reading = this.feed.open("test", 8, SubscriptionMode.EVENT, Resume.LIVE, Runnable::run)
+		Flux<Followed> reading = this.feed
+			.open("test", 8, SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
 			.block(TIMEOUT);
 		List<Long> read = new ArrayList<>();
 		reading.subscribe((followed) -> read.add(offset(followed)));
@@ -151,7 +157,8 @@ class TopicFollowerTests {
 		follower.onStart(Cursor.of(stored.get(0).offset()));
 		stored.subList(1, 4).forEach(follower::onEvent);
 		Flux<Followed> stream = follower
-			.open("test", 16, SubscriptionMode.EVENT, Resume.after(Cursor.of(stored.get(0).offset())), Runnable::run)
+			.open("test", 16, SubscriptionMode.EVENT, Selection.ALL, Resume.after(Cursor.of(stored.get(0).offset())),
+					Runnable::run)
 			.block(TIMEOUT);
 		StepVerifier.create(stream.map(TopicFollowerTests::offset))
 			.expectNext(stored.get(1).offset(), stored.get(2).offset(), stored.get(3).offset())
