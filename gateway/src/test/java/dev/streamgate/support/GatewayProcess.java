@@ -24,7 +24,7 @@ import static org.awaitility.Awaitility.await;
  * A gateway in a JVM of its own, started and stopped the way an operator does:
  * command-line arguments in, SIGTERM to stop, its console output kept in a file.
  */
-public final class GatewayProcess implements AutoCloseable {
+public final class GatewayProcess implements AutoCloseable, JsonRequests {
 
 	private final Process process;
 
@@ -83,52 +83,12 @@ public final class GatewayProcess implements AutoCloseable {
 		}
 	}
 
+	@Override
 	public WebTestClient client() {
 		return this.client;
 	}
 
-	/**
-	 * Posts JSON and checks the status.
-	 * @param uri the path
-	 * @param json the body
-	 * @param status the status expected
-	 * @return the answer's body
-	 */
-	public String post(String uri, String json, int status) {
-		return send(this.client.post().uri(uri).contentType(MediaType.APPLICATION_JSON), json, status);
-	}
-
-	/**
-	 * Sends a JSON merge patch and checks the status.
-	 * @param uri the path
-	 * @param json the patch
-	 * @param status the status expected
-	 * @return the answer's body
-	 */
-	public String patch(String uri, String json, int status) {
-		return send(this.client.patch().uri(uri).contentType(MediaType.valueOf("application/merge-patch+json")), json,
-				status);
-	}
-
-	private static String send(WebTestClient.RequestBodySpec request, String json, int status) {
-		return request.bodyValue(json)
-			.exchange()
-			.expectStatus()
-			.isEqualTo(status)
-			.expectBody(String.class)
-			.returnResult()
-			.getResponseBody();
-	}
-
-	/**
-	 * Gets a body, whatever the status.
-	 * @param uri the path
-	 * @return the answer's body
-	 */
-	public String get(String uri) {
-		return this.client.get().uri(uri).exchange().expectBody(String.class).returnResult().getResponseBody();
-	}
-
+	@Override
 	public String baseUrl() {
 		return "http://127.0.0.1:" + this.port;
 	}

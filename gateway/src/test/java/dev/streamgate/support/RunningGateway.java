@@ -12,7 +12,7 @@ import dev.streamgate.StreamgateApplication;
  * A gateway started in this JVM with command-line arguments, as an operator would start
  * it.
  */
-public final class RunningGateway implements AutoCloseable {
+public final class RunningGateway implements AutoCloseable, JsonRequests {
 
 	private final ConfigurableApplicationContext context;
 
@@ -36,10 +36,12 @@ public final class RunningGateway implements AutoCloseable {
 		return new RunningGateway(SpringApplication.run(StreamgateApplication.class, args));
 	}
 
+	@Override
 	public WebTestClient client() {
 		return this.client;
 	}
 
+	@Override
 	public String baseUrl() {
 		return "http://localhost:" + this.context.getEnvironment().getProperty("local.server.port");
 	}

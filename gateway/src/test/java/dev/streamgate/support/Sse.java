@@ -8,6 +8,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.client.reactive.ReactorClientHttpConnector;
 import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.web.reactive.function.client.WebClient;
+import org.springframework.web.util.DefaultUriBuilderFactory;
 import reactor.core.publisher.Flux;
 import reactor.netty.http.HttpProtocol;
 import reactor.netty.http.client.HttpClient;
@@ -23,7 +24,7 @@ public final class Sse {
 	private final WebClient client;
 
 	public Sse(String baseUrl) {
-		this(WebClient.builder().baseUrl(baseUrl).build());
+		this(WebClient.builder().uriBuilderFactory(asWritten(baseUrl)).build());
 	}
 
 	private Sse(WebClient client) {
@@ -37,9 +38,19 @@ public final class Sse {
 	 */
 	public static Sse h2c(String baseUrl) {
 		return new Sse(WebClient.builder()
-			.baseUrl(baseUrl)
+			.uriBuilderFactory(asWritten(baseUrl))
 			.clientConnector(new ReactorClientHttpConnector(HttpClient.create().protocol(HttpProtocol.H2C)))
 			.build());
+	}
+
+	/**
+	 * Paths are sent as written: a test encodes its query parameters itself (a filter
+	 * holds {@code &&}, which a template would leave as it is).
+	 */
+	private static DefaultUriBuilderFactory asWritten(String baseUrl) {
+		DefaultUriBuilderFactory factory = new DefaultUriBuilderFactory(baseUrl);
+		factory.setEncodingMode(DefaultUriBuilderFactory.EncodingMode.NONE);
+		return factory;
 	}
 
 	/**

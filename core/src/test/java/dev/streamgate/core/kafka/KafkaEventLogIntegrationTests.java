@@ -29,6 +29,7 @@ import reactor.kafka.sender.SenderRecord;
 
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.Event;
+import dev.streamgate.core.event.EventAttributes;
 import dev.streamgate.core.event.EventPosition;
 import dev.streamgate.core.event.EventTail;
 import dev.streamgate.core.event.EventType;
@@ -313,6 +314,54 @@ class KafkaEventLogIntegrationTests {
 		assertThat(start.last(0)).isGreaterThanOrEqualTo(oldOffset).isLessThan(fresh);
 		assertThat(data(this.log.read(brief, start, this.log.end(brief).block(TIMEOUT)).collectList().block(TIMEOUT)))
 			.containsExactly("\"fresh\"");
+	}
+
+	@Test
+	void typesKeysAndForeignHeadersAreReadBackInBothLayoutsAndOneKeyKeepsOnePartition() throws Exception {
+		new ConfigTopics(this.admin, this.clients, TestKafka.eventStorage()).ensure();
+		Topic shared = sharedTopic("typed-shared", 1000);
+		Topic dedicated = createTopic("typed-dedicated", 3).withStorage(Storage.DEDICATED);
+		for (Topic topic : List.of(shared, dedicated)) {
+			Cursor before = this.log.end(topic).block(TIMEOUT);
+			List<OutgoingEvent> events = new ArrayList<>();
+			for (int i = 0; i < 6; i++) {
+				events.add(new OutgoingEvent(EventType.EVENT, ("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8),
+						EventAttributes.of((i % 2 == 0) ? "order.created" : null, (i < 3) ? "customer-1" : null)));
+			}
+			this.log.append(topic, events).block(TIMEOUT);
+			List<Event> read = this.log.read(topic, before, this.log.end(topic).block(TIMEOUT))
+				.collectList()
+				.block(TIMEOUT);
+			assertThat(read).hasSize(6);
+			read.sort(
+					java.util.Comparator.comparing((Event event) -> new String(event.data(), StandardCharsets.UTF_8)));
+			assertThat(read).extracting((event) -> event.attributes().type())
+				.containsExactly("order.created", null, "order.created", null, "order.created", null);
+			assertThat(read).extracting((event) -> event.attributes().key())
+				.containsExactly("customer-1", "customer-1", "customer-1", null, null, null);
+			assertThat(read).allSatisfy((event) -> assertThat(event.attributes().headers()).isEmpty());
+			// Kafka's partitioner puts the events of one key on one partition.
+			assertThat(read.subList(0, 3)).extracting(Event::partition).containsOnly(read.get(0).partition());
+		}
+		// A record written by another producer into the dedicated topic: its own headers
+		// are the event's, streamgate's are not.
+		TopicPartition partition = this.log.partitions(dedicated).get(1);
+		ProducerRecord<String, byte[]> foreign = new ProducerRecord<>(partition.topic(), partition.partition(), "k-9",
+				"{}".getBytes(StandardCharsets.UTF_8),
+				List.of(new RecordHeader("ce_type", "invoice.paid".getBytes(StandardCharsets.UTF_8)),
+						new RecordHeader("ce_source", "/billing".getBytes(StandardCharsets.UTF_8)),
+						new RecordHeader("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+							.getBytes(StandardCharsets.UTF_8))));
+		long offset = this.sender.send(Mono.just(SenderRecord.create(foreign, 0)))
+			.blockLast(TIMEOUT)
+			.recordMetadata()
+			.offset();
+		Event read = this.log.read(dedicated, Cursor.beforeAll(3), this.log.end(dedicated).block(TIMEOUT))
+			.filter((event) -> event.offset() == offset && event.partition() == 1)
+			.blockFirst(TIMEOUT);
+		assertThat(read).isNotNull();
+		assertThat(read.attributes()).isEqualTo(new EventAttributes("invoice.paid", "k-9", Map.of("ce_source",
+				"/billing", "traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")));
 	}
 
 	private Topic sharedTopic(String id, long createdAt) {
