@@ -21,6 +21,7 @@ import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventLogStatus;
 import dev.streamgate.core.event.EventStorageProperties;
+import dev.streamgate.core.event.EventTypeCounts;
 import dev.streamgate.core.event.SnapshotStore;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
@@ -53,6 +54,8 @@ public class TopicAdmin {
 
 	private final SnapshotStore snapshots;
 
+	private final EventTypeCounts typeCounts;
+
 	private final EgressGuard egress;
 
 	private final KafkaEndpoints kafka;
@@ -64,8 +67,9 @@ public class TopicAdmin {
 	private final EventStorageProperties storage;
 
 	public TopicAdmin(TopicStore store, EventLog eventLog, SnapshotStore snapshots, EgressGuard egress,
-			WebhookAdmin webhooks, EventStorageProperties storage, KafkaEndpoints kafka) {
+			WebhookAdmin webhooks, EventStorageProperties storage, KafkaEndpoints kafka, EventTypeCounts typeCounts) {
 		this.store = store;
+		this.typeCounts = typeCounts;
 		this.kafka = kafka;
 		this.storage = storage;
 		this.webhooks = webhooks;
@@ -177,7 +181,17 @@ public class TopicAdmin {
 		return this.store.delete(id)
 			.then(Mono.defer(() -> this.eventLog.delete(topic)))
 			.then(Mono.defer(() -> this.snapshots.delete(id)))
+			.then(Mono.defer(() -> this.typeCounts.forget(topic)))
 			.then(Mono.defer(() -> this.webhooks.deleteAll(id)));
+	}
+
+	/**
+	 * The event types published to a topic.
+	 * @param id the topic id
+	 * @return each type with its count, ordered by type
+	 */
+	public List<EventTypeCounts.TypeCount> types(String id) {
+		return this.typeCounts.counts(find(id).topic());
 	}
 
 	/**

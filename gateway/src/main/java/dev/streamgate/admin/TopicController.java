@@ -20,6 +20,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import dev.streamgate.core.event.EventLogStatus;
+import dev.streamgate.core.event.EventTypeCounts;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
@@ -164,6 +165,18 @@ public class TopicController {
 			.map((events) -> new TopicStatusDocument(id, events, subscribers, lastPoll, webhookCounts));
 	}
 
+	@GetMapping("/{id}/types")
+	@Operation(summary = "The event types published to a topic",
+			description = "Each type its publications named (?type= on publish), with how many events of it were "
+					+ "published and when the last one was; counted by the publishing nodes and written to Kafka "
+					+ "every 2 s, so a publication shows within seconds.")
+	@ApiResponse(responseCode = "200", description = "The types, ordered by name",
+			content = @Content(schema = @Schema(implementation = TypeList.class)))
+	@ProblemResponses({ 400, 404, 503 })
+	public TypeList types(@PathVariable String id) {
+		return new TypeList(this.admin.types(id));
+	}
+
 	@GetMapping("/{id}/cursor")
 	@Operation(summary = "The cursor of a point in time",
 			description = "The cursor just before the first event published at or after `at`: a stream resumed from it "
@@ -236,6 +249,14 @@ public class TopicController {
 	 * @param at the time asked for
 	 */
 	public record CursorDocument(String id, Instant at) {
+	}
+
+	/**
+	 * A topic's event types.
+	 *
+	 * @param items each type, with its count and the time of its newest event
+	 */
+	public record TypeList(List<EventTypeCounts.TypeCount> items) {
 	}
 
 	/**

@@ -164,6 +164,27 @@ class SelectionIntegrationTests {
 	}
 
 	@Test
+	void aTopicListsTheTypesPublishedToItWithCountsUntilItIsDeleted() {
+		createEventTopic("sel-types");
+		publishMix("sel-types");
+		publish("sel-types", "{\"n\":9}", "invoice.paid", null);
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(gateway.get("/api/v1/topics/sel-types/types"))
+				.matches(".*\\{\"type\":\"invoice.paid\",\"count\":2,\"lastSeen\":\"[^\"]+\"\\},"
+						+ "\\{\"type\":\"order.cancelled\",\"count\":1,\"lastSeen\":\"[^\"]+\"\\},"
+						+ "\\{\"type\":\"order.created\",\"count\":6,\"lastSeen\":\"[^\"]+\"\\}\\]\\}"));
+		assertThat(gateway.get("/api/v1/topics/sel-nothing/types")).contains("topic-not-found");
+		// Created again under the same id, the topic starts from no types.
+		gateway.client().delete().uri("/api/v1/topics/sel-types").exchange().expectStatus().isNoContent();
+		createEventTopic("sel-types");
+		assertThat(gateway.get("/api/v1/topics/sel-types/types")).isEqualTo("{\"items\":[]}");
+		publish("sel-types", "{}", "a.b", null);
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(gateway.get("/api/v1/topics/sel-types/types"))
+				.startsWith("{\"items\":[{\"type\":\"a.b\",\"count\":1,"));
+	}
+
+	@Test
 	void aKafkaSubscriptionWritesOnlyTheSelectedEvents() throws Exception {
 		createEventTopic("sel-kafka");
 		String out = "sel-out-" + TestKafka.uniquePrefix().replace(".", "");

@@ -65,6 +65,7 @@ final class ConfigTopics {
 				new Spec(prefix + "webhooks", 1, false, TopicConfig.CLEANUP_POLICY_COMPACT, Map.of()),
 				new Spec(prefix + "cursors", 1, false, TopicConfig.CLEANUP_POLICY_COMPACT, Map.of()),
 				new Spec(prefix + "snapshots", 1, false, TopicConfig.CLEANUP_POLICY_COMPACT, Map.of()),
+				new Spec(prefix + "event-types", 1, false, TopicConfig.CLEANUP_POLICY_COMPACT, Map.of()),
 				// The source offsets of kafka publishers, one record per transaction: a
 				// new owner reads it from the start, so it is compacted often.
 				new Spec(prefix + KafkaMirroring.MIRRORS, 1, true, TopicConfig.CLEANUP_POLICY_COMPACT,

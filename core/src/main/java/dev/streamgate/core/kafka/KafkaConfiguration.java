@@ -115,6 +115,14 @@ public class KafkaConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
+	KafkaEventTypeCounts eventTypeCounts(KafkaClients clients, KafkaSender<String, byte[]> bulkSender,
+			KafkaTopicStore topicStore) {
+		KafkaEventTypeCounts counts = new KafkaEventTypeCounts(clients, bulkSender);
+		counts.start();
+		return counts;
+	}
+
+	@Bean(destroyMethod = "close")
 	KafkaAttemptLog attemptLog(KafkaClients clients, KafkaSender<String, byte[]> bulkSender,
 			KafkaTopicStore topicStore) {
 		KafkaAttemptLog log = new KafkaAttemptLog(clients, bulkSender);

@@ -83,6 +83,15 @@ final class KafkaKeyedView<T> implements AutoCloseable {
 		return List.copyOf(this.values.values());
 	}
 
+	/**
+	 * The values whose keys start with a prefix.
+	 * @param prefix the prefix
+	 * @return a live view of them, ordered by key
+	 */
+	Map<String, T> withPrefix(String prefix) {
+		return this.values.subMap(prefix, prefix + Character.MAX_VALUE);
+	}
+
 	Mono<Void> write(String key, byte[] value) {
 		return this.log.write(key, value).then();
 	}

@@ -51,9 +51,9 @@ class ConfigTopicsIntegrationTests {
 		// A fresh broker may list new topics a moment after creating them.
 		org.awaitility.Awaitility.await()
 			.atMost(java.time.Duration.ofSeconds(10))
-			.untilAsserted(
-					() -> assertThat(admin.listTopics().names().get()).contains(prefix + "topics", prefix + "webhooks",
-							prefix + "cursors", prefix + "snapshots", prefix + "leases", prefix + "attempts"));
+			.untilAsserted(() -> assertThat(admin.listTopics().names().get()).contains(prefix + "topics",
+					prefix + "webhooks", prefix + "cursors", prefix + "snapshots", prefix + "event-types",
+					prefix + "leases", prefix + "attempts"));
 		assertThat(admin.describeTopics(List.of(prefix + "leases"))
 			.allTopicNames()
 			.get()

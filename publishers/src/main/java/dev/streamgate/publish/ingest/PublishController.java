@@ -2,6 +2,7 @@ package dev.streamgate.publish.ingest;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,6 +33,7 @@ import reactor.core.publisher.Mono;
 import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.EventAttributes;
 import dev.streamgate.core.event.EventPublisher;
+import dev.streamgate.core.event.EventTypeCounts;
 import dev.streamgate.core.filter.EventTypes;
 import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.problem.ProblemType;
@@ -71,6 +73,8 @@ public class PublishController {
 
 	private final IdempotencyKeys idempotencyKeys;
 
+	private final EventTypeCounts typeCounts;
+
 	private final MeterRegistry meters;
 
 	private final InFlightPublications inFlight;
@@ -78,8 +82,9 @@ public class PublishController {
 	private final Counter overloaded;
 
 	public PublishController(TopicStore topics, EventPublisher publisher, IngestProperties properties,
-			IdempotencyKeys idempotencyKeys, MeterRegistry meters) {
+			IdempotencyKeys idempotencyKeys, EventTypeCounts typeCounts, MeterRegistry meters) {
 		this.topics = topics;
+		this.typeCounts = typeCounts;
 		this.publisher = publisher;
 		this.properties = properties;
 		this.idempotencyKeys = idempotencyKeys;
@@ -194,6 +199,9 @@ public class PublishController {
 	private Mono<PublishResponse> publish(Topic topic, List<byte[]> payloads, EventAttributes attributes,
 			boolean batch) {
 		return this.publisher.publish(topic, payloads, attributes).map((publication) -> {
+			if (attributes.type() != null) {
+				this.typeCounts.add(topic, attributes.type(), publication.positions().size(), Instant.now());
+			}
 			Counter.builder("streamgate.events.published")
 				.description("Events appended to topics")
 				.tag("topic", topic.id())
