@@ -10,7 +10,11 @@
 // several subscribe messages on WebSocket), -create (create the topics first, 32 at a time, and
 // report how long it took), -idle (measure the gateway's CPU with every client connected and
 // nothing published, for this long), -heap (the gateway's heap after a full GC, through jcmd,
-// with the clients still connected). It prints one JSON line of results, with the gateway's
+// with the clients still connected), -filters (each SSE client streams with one of this many
+// distinct CEL filters, client i with filter i mod n: with -filter-kind pass every filter lets
+// every event through, so the run delivers what the unfiltered one does and only the cost of
+// filtering differs; with split, filter k passes the events whose "bucket" (their sequence
+// number mod n) is k). It prints one JSON line of results, with the gateway's
 // CPU-seconds per 1,000 delivered events, to compare runs on a noisy machine by ratio.
 package main
 
@@ -23,6 +27,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"os/exec"
 	"strconv"
@@ -60,6 +65,8 @@ type result struct {
 	IdleCPU       float64 `json:"idleGatewayCpuPercent,omitempty"`
 	IdleRSSMiB    float64 `json:"idleGatewayRssMiB,omitempty"`
 	HeapMiB       float64 `json:"gatewayHeapAfterGcMiB,omitempty"`
+	Filters       int     `json:"filters,omitempty"`
+	FilterKind    string  `json:"filterKind,omitempty"`
 }
 
 // A fixed-bucket latency histogram: 10 µs buckets up to 10 s, exact enough for p99.
@@ -118,6 +125,8 @@ func main() {
 	heap := flag.Bool("heap", false, "report the gateway's heap after a full GC (jcmd) at the end")
 	channel := flag.String("channel", "sse", "sse or ws")
 	perClient := flag.Int("per-client", 1, "topics each connection subscribes to")
+	filters := flag.Int("filters", 0, "distinct CEL filters over the SSE clients (0: none)")
+	filterKind := flag.String("filter-kind", "pass", "pass (every filter passes every event) or split (filter k passes bucket k)")
 	flag.Parse()
 	if *streamURL == "" {
 		*streamURL = *url
@@ -145,13 +154,18 @@ func main() {
 		for j := range names {
 			names[j] = name(i**perClient + j)
 		}
+		query := ""
+		if *filters > 0 {
+			query = "filter=" + neturl.QueryEscape(filter(*filterKind, i%*filters, *filters))
+		}
 		if *channel == "ws" {
 			go subscribeWS(*streamURL, names, hist, &delivered, &disconnects, &measuring, &ready)
 		} else if len(names) == 1 {
-			go subscribe(client, *streamURL+"/api/v1/stream/"+names[0], hist, &delivered, &disconnects, &measuring, &ready)
+			go subscribe(client, *streamURL+"/api/v1/stream/"+names[0]+"?"+query, hist, &delivered, &disconnects,
+				&measuring, &ready)
 		} else {
-			go subscribe(client, *streamURL+"/api/v1/stream?topic="+strings.Join(names, "&topic="), hist, &delivered,
-				&disconnects, &measuring, &ready)
+			go subscribe(client, *streamURL+"/api/v1/stream?topic="+strings.Join(names, "&topic=")+"&"+query, hist,
+				&delivered, &disconnects, &measuring, &ready)
 		}
 		if i%100 == 99 {
 			time.Sleep(50 * time.Millisecond)
@@ -167,12 +181,14 @@ func main() {
 		idleRSS = rssMiB(*pid)
 	}
 
-	padding := strings.Repeat("x", max(0, *size-60))
+	padding := strings.Repeat("x", max(0, *size-72))
 	publisher := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	var published, sequence int64
 	publish := func() {
-		target := name(int(atomic.AddInt64(&sequence, 1)))
-		body := fmt.Sprintf(`{"sentAt":%d,"pad":"%s"}`, time.Now().UnixMicro(), padding)
+		seq := atomic.AddInt64(&sequence, 1)
+		target := name(int(seq))
+		body := fmt.Sprintf(`{"sentAt":%d,"bucket":%d,"pad":"%s"}`, time.Now().UnixMicro(), seq%int64(max(*filters, 1)),
+			padding)
 		resp, err := publisher.Post(*url+"/api/v1/publish/"+target, "application/json", strings.NewReader(body))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "publish:", err)
@@ -229,6 +245,12 @@ func main() {
 		Published: atomic.LoadInt64(&published), Delivered: atomic.LoadInt64(&delivered),
 		Disconnects: atomic.LoadInt64(&disconnects)}
 	r.Expected = r.Published * int64(*clients) * int64(*perClient) / int64(*topics)
+	if *filters > 0 {
+		r.Filters, r.FilterKind = *filters, *filterKind
+		if *filterKind == "split" {
+			r.Expected /= int64(*filters)
+		}
+	}
 	r.DeliveredPerS = float64(r.Delivered) / elapsed
 	r.P50, r.P99, r.P999 = hist.percentile(0.5), hist.percentile(0.99), hist.percentile(0.999)
 	r.Max = float64(hist.max) / 1000
@@ -249,6 +271,15 @@ func main() {
 	}
 	out, _ := json.Marshal(r)
 	fmt.Println(string(out))
+}
+
+// filter is the CEL expression of filter k of n: distinct expressions that all look into the
+// event's data.
+func filter(kind string, k, n int) string {
+	if kind == "split" {
+		return fmt.Sprintf("data.bucket == %d", k)
+	}
+	return fmt.Sprintf("data.bucket != %d && size(data.pad) > %d", n+k, k)
 }
 
 func subscribe(client *http.Client, url string, hist *histogram, delivered, disconnects *int64,
