@@ -60,7 +60,7 @@ import org.springframework.stereotype.Component;
 public class WebhookAdmin {
 
 	private static final Set<String> FIELDS = Set.of("url", "mode", "headers", "secret", "description", "oauth2",
-			"kafka", "types", "filter");
+			"kafka", "types", "filter", "pointer");
 
 	private static final Set<String> PATCHABLE = Set.of("url", "headers", "description", "status", "oauth2", "kafka",
 			"types", "filter");
@@ -137,7 +137,8 @@ public class WebhookAdmin {
 		ClientCredentials oauth2 = oauth2(body.get("oauth2"), null, errors);
 		List<String> types = types(body.get("types"), errors);
 		String filter = filter(body.get("filter"), errors);
-		select(topic, types, filter, errors);
+		String pointer = pointer(body.get("pointer"), errors);
+		select(topic, types, filter, pointer, errors);
 		refuseIfAny(errors);
 		if (this.webhooks.list(topicId).size() >= this.properties.maxPerTopic()) {
 			throw new StreamgateException(ProblemType.TOO_MANY_REQUESTS, "Topic '" + topicId + "' has "
@@ -147,7 +148,7 @@ public class WebhookAdmin {
 		return checkTarget(url, kafka).then(checkTokenEgress(oauth2)).then(this.eventLog.end(topic)).flatMap((end) -> {
 			Webhook webhook = new Webhook(generateId(), topicId, url, mode, headers,
 					(secret != null) ? secret : Signatures.newSecret(), description, Webhook.Status.ACTIVE, null, 0,
-					end.toString(), mode != SubscriptionMode.EVENT, now, now, oauth2, kafka, types, filter);
+					end.toString(), mode != SubscriptionMode.EVENT, now, now, oauth2, kafka, types, filter, pointer);
 			return this.webhooks.save(webhook);
 		});
 	}
@@ -214,12 +215,12 @@ public class WebhookAdmin {
 				: current.oauth2();
 		List<String> types = patch.has("types") ? types(patch.get("types"), errors) : current.types();
 		String filter = patch.has("filter") ? filter(patch.get("filter"), errors) : current.filter();
-		select(this.topics.require(topicId).topic(), types, filter, errors);
+		select(this.topics.require(topicId).topic(), types, filter, current.pointer(), errors);
 		refuseIfAny(errors);
 		Instant now = now();
 		Webhook changed = new Webhook(current.id(), current.topicId(), url, current.mode(), headers, current.secret(),
 				description, current.status(), current.disabledReason(), current.epoch(), current.start(),
-				current.startWithSnapshot(), current.createdAt(), now, oauth2, kafka, types, filter);
+				current.startWithSnapshot(), current.createdAt(), now, oauth2, kafka, types, filter, current.pointer());
 		Webhook toSave = (status == current.status()) ? changed
 				: changed.withStatus(status, "disabled through the API", now);
 		return ((patch.has("url") || patch.has("kafka")) ? checkTarget(url, kafka) : Mono.<Void>empty())
@@ -515,13 +516,26 @@ public class WebhookAdmin {
 		return node.asString();
 	}
 
+	private static String pointer(JsonNode node, List<FieldError> errors) {
+		if (node == null || node.isNull()) {
+			return null;
+		}
+		if (!node.isString()) {
+			errors.add(new FieldError("/pointer", "must be a JSON pointer in a string, e.g. \"/prices/EURUSD\""));
+			return null;
+		}
+		return node.asString();
+	}
+
 	/**
-	 * Types and a filter select the events of event topics; the errors name each fault.
+	 * Types and a filter select the events of event topics, a pointer shows part of a
+	 * snapshot topic's document; the errors name each fault.
 	 */
 	@SuppressWarnings("unchecked")
-	private static void select(Topic topic, List<String> types, String filter, List<FieldError> errors) {
+	private static void select(Topic topic, List<String> types, String filter, String pointer,
+			List<FieldError> errors) {
 		try {
-			SubscribeParameters.selection(topic, types, filter, "/types", "/filter");
+			SubscribeParameters.selection(topic, types, filter, pointer, "/");
 		}
 		catch (StreamgateException ex) {
 			Object found = (ex.getBody().getProperties() != null) ? ex.getBody().getProperties().get("errors") : null;

@@ -176,8 +176,9 @@ public class WebhookController {
 				&& webhook.kafka().security().password() != null) ? webhook.kafka().withPassword(TopicJson.MASK)
 						: webhook.kafka();
 		return new WebhookDocument(webhook.id(), webhook.topicId(), webhook.url(), webhook.mode().value(), masked,
-				oauth2, kafka, webhook.types(), webhook.filter(), webhook.description(), webhook.status().value(),
-				webhook.disabledReason(), secret, webhook.createdAt(), webhook.updatedAt(), delivery);
+				oauth2, kafka, webhook.types(), webhook.filter(), webhook.pointer(), webhook.description(),
+				webhook.status().value(), webhook.disabledReason(), secret, webhook.createdAt(), webhook.updatedAt(),
+				delivery);
 	}
 
 	private static byte[] required(byte[] body) {
@@ -200,6 +201,7 @@ public class WebhookController {
 	 * @param kafka deliver into this Kafka topic instead of to {@code url}
 	 * @param types deliver only events of these types ({@code *} for any characters)
 	 * @param filter deliver only events for which this CEL expression is true
+	 * @param pointer deliver only this part of a snapshot topic's document
 	 */
 	public record WebhookRequest(
 			@Schema(description = "required unless kafka is given",
@@ -211,7 +213,10 @@ public class WebhookController {
 			@Schema(description = "only events of these types; * stands for any characters; event topics only",
 					example = "[\"order.*\"]") List<String> types,
 			@Schema(description = "only events for which this CEL expression over data, type, key, headers, time "
-					+ "and topic is true; event topics only", example = "data.amount > 100.0") String filter){
+					+ "and topic is true; event topics only", example = "data.amount > 100.0") String filter,
+			@Schema(description = "only this part of a snapshot topic's document (an RFC 6901 JSON pointer): "
+					+ "its snapshot, then the patches that change it, relative to it; cannot change after registration",
+					example = "/prices/EURUSD") String pointer){
 	}
 
 	/**
@@ -250,6 +255,7 @@ public class WebhookController {
 	 * @param kafka the Kafka target, password masked
 	 * @param types the event types delivered, when not all
 	 * @param filter the filter, when there is one
+	 * @param pointer the part of the document delivered, when not all
 	 * @param description the description
 	 * @param status {@code active} or {@code disabled}
 	 * @param disabledReason why it is disabled
@@ -260,9 +266,9 @@ public class WebhookController {
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record WebhookDocument(String id, String topicId, String url, String mode, Map<String, String> headers,
-			ClientCredentials oauth2, KafkaEndpoint kafka, List<String> types, String filter, String description,
-			String status, String disabledReason, String secret, Instant createdAt, Instant updatedAt,
-			Delivery delivery) {
+			ClientCredentials oauth2, KafkaEndpoint kafka, List<String> types, String filter, String pointer,
+			String description, String status, String disabledReason, String secret, Instant createdAt,
+			Instant updatedAt, Delivery delivery) {
 	}
 
 	/**

@@ -205,6 +205,64 @@ class SelectionIntegrationTests {
 	}
 
 	@Test
+	void aViewOfASnapshotTopicDeliversOnlyItsPartOnStreamsAndWebhooks() {
+		gateway.post("/api/v1/topics",
+				"{\"id\":\"sel-prices\",\"payloadType\":\"snapshot\",\"publisher\":{\"type\":\"http-post\"}}", 201);
+		publish("sel-prices", "{\"prices\":{\"EURUSD\":1.10,\"GBPUSD\":1.30},\"volume\":5}", null, null);
+		sink.endpoint("sel-view", SECRET);
+		gateway.post("/api/v1/topics/sel-prices/webhooks",
+				"{\"url\":\"" + sink.url("sel-view") + "\",\"secret\":\"" + SECRET + "\",\"pointer\":\"/prices\"}",
+				201);
+		Sse sse = new Sse(gateway.baseUrl());
+		Runnable changes = () -> {
+			// Only the volume: no view changes.
+			publish("sel-prices", "{\"prices\":{\"EURUSD\":1.10,\"GBPUSD\":1.30},\"volume\":6}", null, null);
+			publish("sel-prices", "{\"prices\":{\"EURUSD\":1.10,\"GBPUSD\":1.31},\"volume\":7}", null, null);
+			publish("sel-prices", "{\"prices\":{\"EURUSD\":1.11,\"GBPUSD\":1.31},\"volume\":8}", null, null);
+		};
+		List<ServerSentEvent<String>> row = sse.takeAfter("/api/v1/stream/sel-prices?pointer=/prices/EURUSD", null, 2,
+				changes);
+		assertThat(row).extracting(ServerSentEvent::event).containsExactly("snapshot", "patch");
+		assertThat(row).extracting(ServerSentEvent::data)
+			.containsExactly("1.10", "[{\"op\":\"replace\",\"path\":\"\",\"value\":1.11}]");
+		List<ServerSentEvent<String>> table = sse.take("/api/v1/stream/sel-prices?pointer=/prices&mode=snapshot-only",
+				null, 1);
+		assertThat(table.get(0).data()).isEqualTo("{\"EURUSD\":1.11,\"GBPUSD\":1.31}");
+		// The webhook started with the part as it was at registration, then each change.
+		await().atMost(WAIT).until(() -> sink.endpoint("sel-view").received().size() >= 3);
+		List<Received> received = sink.endpoint("sel-view").received();
+		assertThat(received).hasSize(3).allSatisfy((delivery) -> assertThat(delivery.signatureValid()).isTrue());
+		assertThat(received).extracting(Received::type).containsExactly("snapshot", "patch", "patch");
+		assertThat(received).extracting((delivery) -> parse(delivery.body()).get("data").toString())
+			.containsExactly("{\"EURUSD\":1.10,\"GBPUSD\":1.30}",
+					"[{\"op\":\"replace\",\"path\":\"/GBPUSD\",\"value\":1.31}]",
+					"[{\"op\":\"replace\",\"path\":\"/EURUSD\",\"value\":1.11}]");
+		// A WebSocket view.
+		String url = gateway.baseUrl().replace("http://", "ws://") + "/api/v1/ws";
+		try (JdkWebSocket socket = JdkWebSocket.connect(url)) {
+			socket.send("{\"subscribe\":{\"topic\":\"sel-prices\",\"pointer\":\"/prices/GBPUSD\"}}");
+			JsonObject first = socket.next(WAIT);
+			assertThat(first.getString("type")).isEqualTo("snapshot");
+			assertThat(first.get("data").toString()).isEqualTo("1.31");
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+		// Views are of snapshot topics, and need a JSON pointer.
+		assertProblem(gateway.get("/api/v1/stream/sel-prices?pointer=prices"), "invalid-parameter",
+				"\"pointer\":\"pointer\"", "JSON pointer");
+		assertProblem(gateway.get("/api/v1/stream/sel-prices?pointer=" + encode("/a~2")), "invalid-parameter",
+				"\"pointer\":\"pointer\"");
+		createEventTopic("sel-events");
+		assertProblem(gateway.get("/api/v1/stream/sel-events?pointer=/a"), "invalid-parameter",
+				"snapshot topic's document");
+		assertProblem(gateway.post("/api/v1/topics/sel-prices/webhooks",
+				"{\"url\":\"" + sink.url("x") + "\",\"pointer\":7}", 400), "invalid-webhook",
+				"\"pointer\":\"/pointer\"");
+	}
+
+	@Test
 	void badTypesFiltersAndAttributesAreProblems() {
 		createEventTopic("sel-bad");
 		gateway.post("/api/v1/topics",

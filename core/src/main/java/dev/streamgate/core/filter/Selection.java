@@ -6,24 +6,29 @@ import java.util.function.Supplier;
 
 import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.EventType;
+import dev.streamgate.core.patch.DocumentView;
 
 /**
- * Which of a topic's events a subscriber receives: those of the types it asked for that
- * its filter accepts. Only published events are selected; problems (and, on the channels,
+ * What a subscriber receives of a topic: of an event topic, the events of the types it
+ * asked for that its filter accepts; of a snapshot topic, the whole document or a view of
+ * one part of it. Only published events are selected; problems (and, on the channels,
  * heartbeats) reach every subscriber.
  */
 public final class Selection {
 
-	/** Every event. */
-	public static final Selection ALL = new Selection(null, null);
+	/** Every event, the whole document. */
+	public static final Selection ALL = new Selection(null, null, null);
 
 	private final EventTypes types;
 
 	private final EventFilter filter;
 
-	private Selection(EventTypes types, EventFilter filter) {
+	private final DocumentView view;
+
+	private Selection(EventTypes types, EventFilter filter, DocumentView view) {
 		this.types = types;
 		this.filter = filter;
+		this.view = view;
 	}
 
 	/**
@@ -41,11 +46,32 @@ public final class Selection {
 			return ALL;
 		}
 		return new Selection((types != null) ? EventTypes.of(types, typesPointer) : null,
-				(filter != null) ? EventFilter.compile(filter, filterPointer) : null);
+				(filter != null) ? EventFilter.compile(filter, filterPointer) : null, null);
 	}
 
 	/**
-	 * Whether every event is selected.
+	 * This selection with a view of the document.
+	 * @param newView the view, or {@code null} for the whole document
+	 * @return the selection
+	 */
+	public Selection withView(DocumentView newView) {
+		if (newView == null && this.view == null) {
+			return this;
+		}
+		return new Selection(this.types, this.filter, newView);
+	}
+
+	/**
+	 * The part of a snapshot topic's document the subscriber receives.
+	 * @return the view, or {@code null} for the whole document
+	 */
+	public DocumentView view() {
+		return this.view;
+	}
+
+	/**
+	 * Whether every event is selected (a view selects no events, it shows part of each
+	 * document).
 	 * @return true without types and filter
 	 */
 	public boolean selectsAll() {

@@ -80,6 +80,20 @@ public final class JsonPatches {
 		return patch.build();
 	}
 
+	/**
+	 * The patch that turns one JSON value into another, as
+	 * {@link #diff(JsonStructure, JsonStructure)} makes it; a value that is no structure,
+	 * or changes kind, is replaced whole ({@code {"op": "replace", "path": ""}}).
+	 * @param from the previous value
+	 * @param to the next value
+	 * @return the patch, an empty array when they are equal
+	 */
+	public static JsonArray diffValues(JsonValue from, JsonValue to) {
+		JsonArrayBuilder patch = JSON.createArrayBuilder();
+		diff(from, to, "", patch);
+		return patch.build();
+	}
+
 	private static void diff(JsonValue from, JsonValue to, String path, JsonArrayBuilder patch) {
 		if (from.equals(to)) {
 			return;

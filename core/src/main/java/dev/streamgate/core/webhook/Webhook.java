@@ -8,6 +8,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 import dev.streamgate.core.filter.Selection;
 import dev.streamgate.core.oauth.ClientCredentials;
+import dev.streamgate.core.patch.DocumentView;
 import dev.streamgate.core.topic.KafkaEndpoint;
 import dev.streamgate.core.topic.SubscriptionMode;
 
@@ -37,18 +38,21 @@ import dev.streamgate.core.topic.SubscriptionMode;
  * @param types the event types delivered (names, {@code *} for any characters), or
  * {@code null} for all
  * @param filter a CEL expression an event must satisfy to be delivered, or {@code null}
+ * @param pointer the part of a snapshot topic's document delivered (a JSON pointer), or
+ * {@code null} for the whole document
  */
 public record Webhook(String id, String topicId, String url, SubscriptionMode mode, Map<String, String> headers,
 		String secret, String description, Status status, String disabledReason, long epoch, String start,
 		boolean startWithSnapshot, Instant createdAt, Instant updatedAt, ClientCredentials oauth2, KafkaEndpoint kafka,
-		List<String> types, String filter) {
+		List<String> types, String filter, String pointer) {
 
 	/**
 	 * The events delivered.
 	 * @return the webhook's types and filter
 	 */
 	public Selection selection() {
-		return Selection.of(this.types, this.filter, "/types", "/filter");
+		return Selection.of(this.types, this.filter, "/types", "/filter")
+			.withView((this.pointer != null) ? DocumentView.of(this.pointer, "/pointer") : null);
 	}
 
 	public boolean isActive() {
@@ -65,7 +69,8 @@ public record Webhook(String id, String topicId, String url, SubscriptionMode mo
 	public Webhook withStatus(Status newStatus, String reason, Instant now) {
 		return new Webhook(this.id, this.topicId, this.url, this.mode, this.headers, this.secret, this.description,
 				newStatus, (newStatus == Status.DISABLED) ? reason : null, this.epoch, this.start,
-				this.startWithSnapshot, this.createdAt, now, this.oauth2, this.kafka, this.types, this.filter);
+				this.startWithSnapshot, this.createdAt, now, this.oauth2, this.kafka, this.types, this.filter,
+				this.pointer);
 	}
 
 	/**
@@ -77,7 +82,7 @@ public record Webhook(String id, String topicId, String url, SubscriptionMode mo
 	public Webhook replayedFrom(String cursor, Instant now) {
 		return new Webhook(this.id, this.topicId, this.url, this.mode, this.headers, this.secret, this.description,
 				this.status, this.disabledReason, this.epoch + 1, cursor, this.mode != SubscriptionMode.EVENT,
-				this.createdAt, now, this.oauth2, this.kafka, this.types, this.filter);
+				this.createdAt, now, this.oauth2, this.kafka, this.types, this.filter, this.pointer);
 	}
 
 	/**

@@ -68,6 +68,16 @@ public final class Followed {
 	}
 
 	/**
+	 * What a view's subscribers receive for this event: its position, other data.
+	 * @param newType the type (snapshot or patch)
+	 * @param newData the JSON
+	 * @return it
+	 */
+	Followed derived(EventType newType, byte[] newData) {
+		return new Followed(this.topicId, this.id, this.after, newType, newData, this.publishedAt, null);
+	}
+
+	/**
 	 * The same event under another id (a subscriber ahead of this node on some
 	 * partition).
 	 * @param otherId the id

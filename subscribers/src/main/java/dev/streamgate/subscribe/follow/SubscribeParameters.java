@@ -6,6 +6,7 @@ import java.util.List;
 import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.filter.EventTypes;
 import dev.streamgate.core.filter.Selection;
+import dev.streamgate.core.patch.DocumentView;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.topic.PayloadType;
@@ -28,6 +29,10 @@ public final class SubscribeParameters {
 	public static final String FILTER = "only events for which this CEL expression is true, over data (the event's "
 			+ "JSON), type, key, headers, time and topic, e.g. data.price > 100.0 && type == 'order.created'; "
 			+ "an event it cannot evaluate (a missing field) does not match; event topics only";
+
+	/** The pointer parameter, as the API descriptions put it. */
+	public static final String POINTER = "a view of a snapshot topic: only this part of the document (an RFC 6901 "
+			+ "JSON pointer such as /prices/EURUSD), as a snapshot, then the patches that change it, relative to it";
 
 	private SubscribeParameters() {
 	}
@@ -80,40 +85,56 @@ public final class SubscribeParameters {
 	}
 
 	/**
-	 * The events a subscriber asks for, from query parameters.
+	 * What a subscriber asks for, from query parameters.
 	 * @param topic the topic
 	 * @param types a comma-separated list of event types and patterns with {@code *}, or
 	 * {@code null} for all
 	 * @param filter a CEL expression, or {@code null} for none
+	 * @param view a JSON pointer into a snapshot topic's document, or {@code null} for
+	 * the whole document
 	 * @return the selection
-	 * @throws StreamgateException (400) for a bad type pattern or filter, or either on a
-	 * snapshot topic
+	 * @throws StreamgateException (400) for a bad type pattern, filter or pointer, types
+	 * or a filter on a snapshot topic, a view on an event topic
 	 */
-	public static Selection selection(Topic topic, String types, String filter) {
-		return selection(topic, (types != null) ? EventTypes.split(types) : null, filter, "types", "filter");
+	public static Selection selection(Topic topic, String types, String filter, String view) {
+		return selection(topic, (types != null) ? EventTypes.split(types) : null, filter, view, "");
 	}
 
 	/**
-	 * The events a subscriber asks for.
+	 * What a subscriber asks for.
 	 * @param topic the topic
 	 * @param types event types and patterns with {@code *}, or {@code null} for all
 	 * @param filter a CEL expression, or {@code null} for none
-	 * @param typesPointer where the types are in the request
-	 * @param filterPointer where the filter is in the request
+	 * @param view a JSON pointer into a snapshot topic's document, or {@code null} for
+	 * the whole document
+	 * @param prefix what precedes the names {@code types}, {@code filter} and
+	 * {@code pointer} where the request has them: {@code ""} for query parameters, a JSON
+	 * pointer to the object holding them otherwise ({@code /})
 	 * @return the selection
-	 * @throws StreamgateException (400) for a bad type pattern or filter, or either on a
-	 * snapshot topic
+	 * @throws StreamgateException (400) for a bad type pattern, filter or pointer, types
+	 * or a filter on a snapshot topic, a view on an event topic
 	 */
-	public static Selection selection(Topic topic, List<String> types, String filter, String typesPointer,
-			String filterPointer) {
-		Selection selection = Selection.of(types, filter, typesPointer, filterPointer);
+	public static Selection selection(Topic topic, List<String> types, String filter, String view, String prefix) {
+		Selection selection = Selection.of(types, filter, prefix + "types", prefix + "filter");
 		if (!selection.selectsAll() && topic.payloadType() == PayloadType.SNAPSHOT) {
-			throw new StreamgateException(ProblemType.INVALID_PARAMETER, "Topic '" + topic.id()
-					+ "' is a snapshot topic: its patches build one document and cannot be selected by type or filter")
-				.withErrors(List.of(new StreamgateException.FieldError((types != null) ? typesPointer : filterPointer,
+			throw new StreamgateException(ProblemType.INVALID_PARAMETER,
+					"Topic '" + topic.id()
+							+ "' is a snapshot topic: its patches build one document and cannot be selected by type or "
+							+ "filter; a pointer shows one part of it")
+				.withErrors(List.of(new StreamgateException.FieldError(prefix + ((types != null) ? "types" : "filter"),
 						"types and filters select the events of event topics")));
 		}
-		return selection;
+		if (view == null) {
+			return selection;
+		}
+		if (topic.payloadType() != PayloadType.SNAPSHOT) {
+			throw new StreamgateException(ProblemType.INVALID_PARAMETER,
+					"Topic '" + topic.id()
+							+ "' is an event topic: a pointer shows one part of a snapshot topic's document")
+				.withErrors(List.of(new StreamgateException.FieldError(prefix + "pointer",
+						"views are of the documents of snapshot topics")));
+		}
+		return selection.withView(DocumentView.of(view, prefix + "pointer"));
 	}
 
 	/**

@@ -58,6 +58,14 @@ final class Subscription {
 	}
 
 	/**
+	 * The part of the document the subscriber receives.
+	 * @return the JSON pointer, or {@code null} for the whole document
+	 */
+	String view() {
+		return (this.selection.view() != null) ? this.selection.view().pointer() : null;
+	}
+
+	/**
 	 * Where this subscriber's events are offered: the event loop of its connection.
 	 * @return the executor
 	 */

@@ -84,6 +84,9 @@ public final class TopicFollower implements EventTail.Listener {
 
 	private final List<Event> early = new ArrayList<>();
 
+	/** The parts of the document that view subscribers asked for (snapshot topics). */
+	private final DocumentViews views = new DocumentViews();
+
 	private final Sinks.One<Boolean> ready = Sinks.one();
 
 	private RecentEvents<Followed> recent;
@@ -251,6 +254,7 @@ public final class TopicFollower implements EventTail.Listener {
 		this.position = this.position.after(event.partition(), event.offset());
 		Followed followed = Followed.of(this.topic.id(), this.cursors.format(this.position), this.position, event);
 		Followed snapshotOnly = followed;
+		Map<String, DocumentViews.Change> viewed = Map.of();
 		if (this.topic.payloadType() == PayloadType.SNAPSHOT) {
 			this.document = this.documents.apply(this.topic, this.document, event);
 			this.snapshot = null;
@@ -258,12 +262,23 @@ public final class TopicFollower implements EventTail.Listener {
 			if (event.type() != EventType.PROBLEM && has(SubscriptionMode.SNAPSHOT_ONLY)) {
 				snapshotOnly = currentSnapshot();
 			}
+			viewed = this.views.changed(followed, hasDocument() ? this.document.document() : null);
 		}
 		// The event's data, and about as much again for its encoding.
 		this.recent.add(followed, 2L * event.data().length, this.position);
 		Followed forSnapshotOnly = (snapshotOnly != null) ? snapshotOnly : followed;
+		Map<String, DocumentViews.Change> changes = viewed;
 		fanOut(this.subscriptions, (subscription) -> {
 			Followed shared = (subscription.mode() == SubscriptionMode.SNAPSHOT_ONLY) ? forSnapshotOnly : followed;
+			String view = subscription.view();
+			if (view != null) {
+				DocumentViews.Change change = changes.get(view);
+				if (change == null) {
+					// The part it shows did not change.
+					return;
+				}
+				shared = (subscription.mode() == SubscriptionMode.SNAPSHOT_ONLY) ? change.snapshot() : change.patch();
+			}
 			Followed adapted = subscription.adapt(shared, this.cursors::format);
 			if (adapted != null && !subscription.offer(adapted)) {
 				slow(subscription);
@@ -287,9 +302,10 @@ public final class TopicFollower implements EventTail.Listener {
 		byLoop.forEach((loop, group) -> loop.execute(() -> group.forEach(action)));
 	}
 
+	/** Whether a subscriber of the whole document has this mode. */
 	private boolean has(SubscriptionMode mode) {
 		for (Subscription subscription : this.subscriptions) {
-			if (subscription.mode() == mode) {
+			if (subscription.mode() == mode && subscription.view() == null) {
 				return true;
 			}
 		}
@@ -326,6 +342,11 @@ public final class TopicFollower implements EventTail.Listener {
 							+ "' cannot be followed now (is Kafka reachable?); retry shortly")
 				.withRetryAfter(Duration.ofSeconds(5)))));
 		Joining joining = new Joining(channel, queueSize, mode, selection, executor);
+		if (selection.view() != null) {
+			// A view starts with its part as it is now, whatever the cursor: its ids are
+			// the topic's, and the events between one and now may not have changed it.
+			return whenReady.thenReturn(Flux.defer(() -> joinView(joining)));
+		}
 		if (resume.earliest() && this.topic.payloadType() == PayloadType.EVENT) {
 			return whenReady.then(this.log.start(this.topic)).map((start) -> Flux.defer(() -> join(joining, start)));
 		}
@@ -374,6 +395,19 @@ public final class TopicFollower implements EventTail.Listener {
 			return stream(subscription, Flux.fromIterable(replay));
 		}
 		return catchUp(joining, cursor);
+	}
+
+	/** A view subscriber: the part of the document as it is, then its changes. */
+	private synchronized Flux<Followed> joinView(Joining joining) {
+		if (this.ended) {
+			return Flux.empty();
+		}
+		Followed first = this.views.join(joining.selection().view(), this.topic.id(),
+				this.cursors.format(this.position), hasDocument() ? this.document.document() : null);
+		if (first == null) {
+			first = this.problemWithoutDocument;
+		}
+		return stream(add(joining, null), (first != null) ? Flux.just(first) : Flux.empty());
 	}
 
 	/**
@@ -431,6 +465,11 @@ public final class TopicFollower implements EventTail.Listener {
 		return subscription.stream(first).doFinally((signal) -> {
 			subscription.cutOff();
 			this.subscriptions.remove(subscription);
+			if (subscription.view() != null) {
+				synchronized (this) {
+					this.views.leave(subscription.view());
+				}
+			}
 		});
 	}
 

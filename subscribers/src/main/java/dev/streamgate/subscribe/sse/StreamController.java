@@ -76,6 +76,8 @@ public class StreamController {
 
 	private static final String FILTER = SubscribeParameters.FILTER;
 
+	private static final String POINTER = SubscribeParameters.POINTER;
+
 	private final TopicFollowers followers;
 
 	private final SseProperties properties;
@@ -112,10 +114,11 @@ public class StreamController {
 					name = "Last-Event-ID", required = false) String lastEventIdHeader,
 			@Parameter(description = TYPES) @RequestParam(required = false) String types,
 			@Parameter(description = FILTER) @RequestParam(required = false) String filter,
+			@Parameter(description = POINTER) @RequestParam(required = false) String pointer,
 			ServerWebExchange exchange) {
 		Topic topic = this.topics.require(topicId).topic();
 		SubscriptionMode subscriptionMode = SubscribeParameters.mode(topic, mode);
-		Selection selection = SubscribeParameters.selection(topic, types, filter);
+		Selection selection = SubscribeParameters.selection(topic, types, filter, pointer);
 		Resume from = SubscribeParameters.resume(topic, resumeText(lastEventIdHeader, lastEventId));
 		Counter count = this.metrics.delivered(topicId);
 		return respond(exchange,
@@ -147,6 +150,7 @@ public class StreamController {
 					name = "Last-Event-ID", required = false) String lastEventIdHeader,
 			@Parameter(description = TYPES + "; for every topic") @RequestParam(required = false) String types,
 			@Parameter(description = FILTER + "; for every topic") @RequestParam(required = false) String filter,
+			@Parameter(description = POINTER + "; for every topic") @RequestParam(required = false) String pointer,
 			ServerWebExchange exchange) {
 		List<String> ids = distinct(topicIds);
 		String resume = resumeText(lastEventIdHeader, lastEventId);
@@ -157,8 +161,8 @@ public class StreamController {
 				Topic topic = SubscribeParameters.topic(this.topics, this.access, principal.orElse(null), id);
 				String cursor = "earliest".equals(resume) ? resume : cursors.get(id);
 				parts.add(new TopicsStream.Part(topic, SubscribeParameters.mode(topic, mode),
-						SubscribeParameters.selection(topic, types, filter), SubscribeParameters.resume(topic, cursor),
-						this.metrics.delivered(id)));
+						SubscribeParameters.selection(topic, types, filter, pointer),
+						SubscribeParameters.resume(topic, cursor), this.metrics.delivered(id)));
 			}
 			TopicsStream stream = new TopicsStream(parts, this.followers, CHANNEL, this.properties.clientQueue());
 			return respond(exchange, (eventLoop) -> stream.open(retryFrame(), eventLoop), TopicsEncoder::problem);

@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
+import jakarta.json.JsonArray;
+import jakarta.json.JsonValue;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.Disposable;
@@ -21,6 +23,7 @@ import dev.streamgate.core.event.SnapshotDocuments;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.SnapshotDocument;
 import dev.streamgate.core.filter.Selection;
+import dev.streamgate.core.patch.DocumentView;
 import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
@@ -53,6 +56,12 @@ final class Dispatcher {
 
 	private final Selection selection;
 
+	/** The part of the document delivered, or {@code null} for all of it. */
+	private final DocumentView view;
+
+	/** The part as the endpoint has it, {@code null} while unknown (views only). */
+	private JsonValue part;
+
 	private final Services services;
 
 	private final Sinks.Many<DeliveryState> commits = Sinks.many().unicast().onBackpressureBuffer();
@@ -75,6 +84,7 @@ final class Dispatcher {
 		this.feed = feed;
 		this.services = services;
 		this.selection = webhook.selection();
+		this.view = this.selection.view();
 	}
 
 	Webhook webhook() {
@@ -138,11 +148,14 @@ final class Dispatcher {
 			case SNAPSHOT_PATCH -> !this.state.snapshotSent();
 			case EVENT -> false;
 		};
+		// A view follows the document in every mode: what changed is its part.
+		needsDocument |= this.view != null && this.document == null;
 		if (needsDocument) {
-			return this.services.documents()
-				.load(this.topic, cursor)
-				.doOnNext((loaded) -> this.document = loaded)
-				.flatMap((loaded) -> this.state.snapshotSent() ? Mono.empty() : openingSnapshot(cursor, loaded));
+			return this.services.documents().load(this.topic, cursor).doOnNext((loaded) -> {
+				this.document = loaded;
+				this.part = (this.view != null && loaded.document() != null) ? this.view.select(loaded.document())
+						: null;
+			}).flatMap((loaded) -> this.state.snapshotSent() ? Mono.empty() : openingSnapshot(cursor, loaded));
 		}
 		return this.feed.next(cursor, this.services.properties().batch())
 			.flatMap((events) -> Flux.fromIterable(events).concatMap(this::handle).then());
@@ -156,8 +169,9 @@ final class Dispatcher {
 			return Mono.empty();
 		}
 		String id = this.cursors.format(cursor);
+		JsonValue data = (this.view != null) ? this.part : loaded.document();
 		Delivery delivery = Delivery.of(messageId(id) + "_snapshot", EventType.SNAPSHOT.value(), this.topic.id(), id,
-				this.services.clock().instant(), JsonPatches.write(loaded.document()));
+				this.services.clock().instant(), JsonPatches.write(data));
 		return deliver(delivery, cursor.toString());
 	}
 
@@ -175,9 +189,12 @@ final class Dispatcher {
 			return Mono.empty();
 		}
 		String id = this.cursors.format(after);
+		if (this.view != null && event.type() != EventType.PROBLEM) {
+			return handleInView(event, after, id);
+		}
 		byte[] data = event.data();
 		String type = event.type().value();
-		if (this.webhook.mode() == SubscriptionMode.SNAPSHOT_ONLY) {
+		if (this.webhook.mode() == SubscriptionMode.SNAPSHOT_ONLY && this.view == null) {
 			this.document = this.services.documents().apply(this.topic, this.document, event);
 			if (event.type() != EventType.PROBLEM) {
 				if (this.document.document() == null) {
@@ -198,6 +215,29 @@ final class Dispatcher {
 			body = this.feed.envelope(event, type, id, () -> Delivery.envelope(sharedType, event.attributes().type(),
 					this.topic.id(), id, event.publishedAt(), event.data()));
 		}
+		return deliver(new Delivery(messageId(id), type, event.publishedAt(), body), after.toString());
+	}
+
+	/**
+	 * An event of a view's topic: nothing when the view's part stayed as it was (the
+	 * cursor moves on), otherwise the patch from the part the endpoint has to the new one
+	 * (snapshot-patch), or the new part whole (snapshot-only, and when the part was
+	 * unknown).
+	 */
+	private Mono<Void> handleInView(Event event, Cursor after, String id) {
+		this.document = this.services.documents().apply(this.topic, this.document, event);
+		JsonValue before = this.part;
+		this.part = (this.document.document() != null) ? this.view.select(this.document.document()) : null;
+		JsonArray patch = (before != null && this.part != null) ? DocumentView.change(before, this.part) : null;
+		if (this.part == null || (before != null && patch == null)) {
+			this.state = this.state.passed(after.toString());
+			commit(this.state);
+			return Mono.empty();
+		}
+		boolean whole = before == null || this.webhook.mode() == SubscriptionMode.SNAPSHOT_ONLY;
+		String type = (whole ? EventType.SNAPSHOT : EventType.PATCH).value();
+		byte[] body = Delivery.envelope(type, null, this.topic.id(), id, event.publishedAt(),
+				JsonPatches.write(whole ? this.part : patch));
 		return deliver(new Delivery(messageId(id), type, event.publishedAt(), body), after.toString());
 	}
 

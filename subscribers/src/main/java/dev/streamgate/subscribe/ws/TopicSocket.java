@@ -116,7 +116,8 @@ final class TopicSocket {
 			if (subscribe instanceof JsonObject parameters) {
 				topicId = string(parameters, "topic", true);
 				subscribe(topicId, string(parameters, "mode", false), string(parameters, "lastEventId", false),
-						strings(parameters, "types"), string(parameters, "filter", false));
+						strings(parameters, "types"), string(parameters, "filter", false),
+						string(parameters, "pointer", false));
 			}
 			else if (unsubscribe != null) {
 				topicId = (unsubscribe instanceof JsonString name) ? name.getString()
@@ -128,7 +129,7 @@ final class TopicSocket {
 			}
 			else {
 				throw invalid("Send {\"subscribe\": {\"topic\": \"...\", \"mode\": \"...\", \"lastEventId\": \"...\", "
-						+ "\"types\": [\"...\"], \"filter\": \"...\"}} "
+						+ "\"types\": [\"...\"], \"filter\": \"...\", \"pointer\": \"/...\"}} "
 						+ "or {\"unsubscribe\": {\"topic\": \"...\"}}");
 			}
 		}
@@ -182,11 +183,11 @@ final class TopicSocket {
 		return new StreamgateException(ProblemType.BAD_REQUEST, detail);
 	}
 
-	private void subscribe(String topicId, String mode, String lastEventId, List<String> types, String filter) {
+	private void subscribe(String topicId, String mode, String lastEventId, List<String> types, String filter,
+			String pointer) {
 		Topic topic = SubscribeParameters.topic(this.sockets.topics(), this.sockets.access(), this.principal, topicId);
 		SubscriptionMode subscriptionMode = SubscribeParameters.mode(topic, mode);
-		Selection selection = SubscribeParameters.selection(topic, types, filter, "/subscribe/types",
-				"/subscribe/filter");
+		Selection selection = SubscribeParameters.selection(topic, types, filter, pointer, "/subscribe/");
 		Resume resume = SubscribeParameters.resume(topic, lastEventId);
 		if (this.subscribed.containsKey(topicId)) {
 			throw invalid("Already subscribed to '" + topicId + "'; unsubscribe first to change mode or position");
