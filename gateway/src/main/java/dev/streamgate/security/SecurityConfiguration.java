@@ -67,8 +67,8 @@ public class SecurityConfiguration {
 	private static final Log logger = LogFactory.getLog(SecurityConfiguration.class);
 
 	private static final String[] OPEN = { "/actuator/health", "/actuator/health/**", "/actuator/prometheus",
-			"/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**", "/webjars/**", "/", "/console",
-			"/console/**", "/favicon.ico" };
+			"/v3/api-docs", "/v3/api-docs/**", "/asyncapi", "/swagger-ui.html", "/swagger-ui/**", "/webjars/**", "/",
+			"/console", "/console/**", "/favicon.ico" };
 
 	/** The methods the API answers; the firewall refuses the others. */
 	private static final Set<HttpMethod> SERVED_METHODS = new LinkedHashSet<>(List.of(HttpMethod.GET, HttpMethod.HEAD,

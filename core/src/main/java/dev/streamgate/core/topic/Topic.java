@@ -9,6 +9,7 @@ import java.util.List;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.media.Schema;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A topic definition as the admin API and the {@code topics} config topic hold it.
@@ -48,7 +49,38 @@ public record Topic(
 		@Schema(description = "anyone may subscribe without a token",
 				defaultValue = "false") @JsonProperty("public") Boolean isPublic,
 		@Schema(accessMode = Schema.AccessMode.READ_ONLY) Instant createdAt,
-		@Schema(accessMode = Schema.AccessMode.READ_ONLY) Instant updatedAt) {
+		@Schema(accessMode = Schema.AccessMode.READ_ONLY) Instant updatedAt,
+		@Schema(type = "object",
+				description = "a JSON Schema (2020-12 unless it names another draft in $schema) that each "
+						+ "publication must match: each event, or each whole document of a snapshot topic",
+				example = "{\"type\": \"object\", \"required\": [\"amount\"]}") JsonNode schema) {
+
+	public Topic {
+		// "schema": null is no schema.
+		schema = (schema != null && schema.isNull()) ? null : schema;
+	}
+
+	/**
+	 * A topic without payload schema.
+	 * @param id the id
+	 * @param name the display name
+	 * @param payloadType events or documents
+	 * @param publisher what feeds it
+	 * @param subscriptionModes the modes subscribers may ask for
+	 * @param defaultSubscriptionMode the mode of those who ask for none
+	 * @param partitions its partitions
+	 * @param retention how long events are kept
+	 * @param storage shared or dedicated
+	 * @param isPublic whether anyone may subscribe
+	 * @param createdAt when it was created
+	 * @param updatedAt when it last changed
+	 */
+	public Topic(String id, String name, PayloadType payloadType, Publisher publisher,
+			List<SubscriptionMode> subscriptionModes, SubscriptionMode defaultSubscriptionMode, Integer partitions,
+			Duration retention, Storage storage, Boolean isPublic, Instant createdAt, Instant updatedAt) {
+		this(id, name, payloadType, publisher, subscriptionModes, defaultSubscriptionMode, partitions, retention,
+				storage, isPublic, createdAt, updatedAt, null);
+	}
 
 	/** Retention of topics that name none. */
 	public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
@@ -70,7 +102,7 @@ public record Topic(
 				(this.publisher != null) ? this.publisher.withDefaults() : Publisher.HTTP_POST, modes, defaultMode,
 				(this.partitions != null) ? this.partitions : 1,
 				(this.retention != null) ? this.retention : DEFAULT_RETENTION, this.storage,
-				(this.isPublic != null) ? this.isPublic : Boolean.FALSE, this.createdAt, this.updatedAt);
+				(this.isPublic != null) ? this.isPublic : Boolean.FALSE, this.createdAt, this.updatedAt, this.schema);
 	}
 
 	/**
@@ -81,7 +113,7 @@ public record Topic(
 	public Topic withId(String newId) {
 		return new Topic(newId, this.name, this.payloadType, this.publisher, this.subscriptionModes,
 				this.defaultSubscriptionMode, this.partitions, this.retention, this.storage, this.isPublic,
-				this.createdAt, this.updatedAt);
+				this.createdAt, this.updatedAt, this.schema);
 	}
 
 	/**
@@ -92,7 +124,7 @@ public record Topic(
 	public Topic withPublisher(Publisher newPublisher) {
 		return new Topic(this.id, this.name, this.payloadType, newPublisher.withDefaults(), this.subscriptionModes,
 				this.defaultSubscriptionMode, this.partitions, this.retention, this.storage, this.isPublic,
-				this.createdAt, this.updatedAt);
+				this.createdAt, this.updatedAt, this.schema);
 	}
 
 	/**
@@ -103,7 +135,7 @@ public record Topic(
 	public Topic withStorage(Storage newStorage) {
 		return new Topic(this.id, this.name, this.payloadType, this.publisher, this.subscriptionModes,
 				this.defaultSubscriptionMode, this.partitions, this.retention, newStorage, this.isPublic,
-				this.createdAt, this.updatedAt);
+				this.createdAt, this.updatedAt, this.schema);
 	}
 
 	/**
@@ -123,7 +155,7 @@ public record Topic(
 	public Topic withTimestamps(Instant created, Instant updated) {
 		return new Topic(this.id, this.name, this.payloadType, this.publisher, this.subscriptionModes,
 				this.defaultSubscriptionMode, this.partitions, this.retention, this.storage, this.isPublic, created,
-				updated);
+				updated, this.schema);
 	}
 
 	/**

@@ -57,6 +57,9 @@ public final class TopicValidator {
 	 */
 	public static List<FieldError> validate(Topic topic) {
 		List<FieldError> errors = new ArrayList<>();
+		if (topic.schema() != null && !topic.schema().isNull()) {
+			errors.addAll(PayloadSchemas.check(topic.schema()));
+		}
 		if (!isValidId(topic.id())) {
 			errors.add(new FieldError("/id", "must match " + ID.pattern()));
 		}

@@ -40,6 +40,7 @@ import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
+import dev.streamgate.core.topic.PayloadSchemas;
 import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.PublisherType;
 import dev.streamgate.core.topic.Topic;
@@ -175,6 +176,7 @@ public class PublishController {
 			.defaultIfEmpty(new byte[0])
 			.flatMap((body) -> {
 				List<byte[]> payloads = payloads(body, batch);
+				matchSchema(topic, payloads, batch);
 				if (idempotencyKey == null) {
 					return publish(topic, payloads, attributes, batch).map((response) -> accepted(response, false));
 				}
@@ -271,6 +273,24 @@ public class PublishController {
 			throw new StreamgateException(ProblemType.MISSING_BODY, "The batch holds no JSON line");
 		}
 		return lines;
+	}
+
+	/** Each publication must match the topic's schema, when it declares one. */
+	private static void matchSchema(Topic topic, List<byte[]> payloads, boolean batch) {
+		if (topic.schema() == null) {
+			return;
+		}
+		for (int i = 0; i < payloads.size(); i++) {
+			List<StreamgateException.FieldError> errors = PayloadSchemas.validate(topic.schema(), payloads.get(i));
+			if (!errors.isEmpty()) {
+				String where = batch ? "Publication " + (i + 1) + " of the batch" : "The publication";
+				throw new StreamgateException(ProblemType.INVALID_PUBLICATION,
+						where + " does not match the schema of '" + topic.id() + "': " + errors.stream()
+							.map((error) -> (error.pointer().isEmpty() ? "" : error.pointer() + " ") + error.detail())
+							.collect(java.util.stream.Collectors.joining("; ")))
+					.withErrors(errors);
+			}
+		}
 	}
 
 	private static void check(byte[] json, Integer line) {

@@ -22,6 +22,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.topic.PayloadSchemas;
 import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.PollerStatus.LastPoll;
 import dev.streamgate.core.topic.Publisher;
@@ -266,6 +268,17 @@ final class Poller {
 		if (topic.payloadType() == PayloadType.SNAPSHOT && !(payload instanceof JsonStructure)) {
 			throw new SourceFailure(SourceFailure.Kind.NOT_A_DOCUMENT,
 					"The payload is a " + payload.getValueType().name().toLowerCase() + ", not an object or array");
+		}
+		if (topic.schema() != null) {
+			// Not published: the last good document stays the topic's.
+			List<StreamgateException.FieldError> errors = PayloadSchemas.validate(topic.schema(),
+					JsonPatches.write(payload));
+			if (!errors.isEmpty()) {
+				throw new SourceFailure(SourceFailure.Kind.SCHEMA,
+						"The payload does not match the topic's schema: " + errors.stream()
+							.map((error) -> (error.pointer().isEmpty() ? "" : error.pointer() + " ") + error.detail())
+							.collect(java.util.stream.Collectors.joining("; ")));
+			}
 		}
 		return payload;
 	}

@@ -98,7 +98,9 @@ final class SourceFailure extends RuntimeException {
 
 		PAGINATION("source-pagination", "The source's pages could not be followed", 502),
 
-		AUTH("source-auth", "No access token for the source", 502);
+		AUTH("source-auth", "No access token for the source", 502),
+
+		SCHEMA("source-schema-mismatch", "The source's payload does not match the topic's schema", 502);
 
 		private final String slug;
 

@@ -1,0 +1,201 @@
+package dev.streamgate.web;
+
+import java.net.URI;
+import java.security.Principal;
+import java.util.List;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpRequest;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
+
+import dev.streamgate.core.topic.PayloadType;
+import dev.streamgate.core.topic.StoredTopic;
+import dev.streamgate.core.topic.SubscriptionMode;
+import dev.streamgate.core.topic.Topic;
+import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.web.SubscribeAccess;
+
+/**
+ * The AsyncAPI 3 document of the topics: served at {@code /asyncapi} beside the OpenAPI
+ * document, made from the topic registry at each request. A channel per topic the caller
+ * may subscribe to (every topic without security, the public ones and those its token
+ * grants with it), its address the topic's stream, its messages what the stream sends
+ * (events, or snapshots and patches, and problems) with the topic's payload schema when
+ * it declares one, and a receive operation per channel.
+ */
+@RestController
+@Tag(name = "Contract", description = "The AsyncAPI document of the topics")
+public class AsyncApiController {
+
+	static final String ASYNCAPI_VERSION = "3.0.0";
+
+	private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+	private final TopicStore topics;
+
+	private final SubscribeAccess access;
+
+	AsyncApiController(TopicStore topics, SubscribeAccess access) {
+		this.topics = topics;
+		this.access = access;
+	}
+
+	@GetMapping(path = "/asyncapi", produces = MediaType.APPLICATION_JSON_VALUE)
+	@Operation(summary = "The AsyncAPI 3 document of the topics the caller may subscribe to")
+	@ApiResponse(responseCode = "200", description = "The document",
+			content = @Content(schema = @Schema(type = "object")))
+	public Mono<JsonNode> document(ServerWebExchange exchange) {
+		return exchange.getPrincipal()
+			.map((principal) -> build(exchange.getRequest(), principal))
+			.switchIfEmpty(Mono.fromSupplier(() -> build(exchange.getRequest(), null)));
+	}
+
+	private JsonNode build(ServerHttpRequest request, Principal principal) {
+		ObjectNode document = JSON.objectNode();
+		document.put("asyncapi", ASYNCAPI_VERSION);
+		document.set("info",
+				JSON.objectNode()
+					.put("title", "streamgate topics")
+					.put("version", "v1")
+					.put("description", "The topics of this streamgate gateway as Server-Sent Events streams "
+							+ "(GET the channel's address with Accept: text/event-stream; the SSE event field is the "
+							+ "message name, each data event's id its resume cursor). Webhooks and WebSocket "
+							+ "subscribers receive the same messages; see /v3/api-docs for the HTTP API."));
+		URI uri = request.getURI();
+		document.set("servers",
+				JSON.objectNode()
+					.set("streamgate",
+							JSON.objectNode()
+								.put("host", uri.getRawAuthority())
+								.put("protocol", uri.getScheme())
+								.put("description", "Server-Sent Events streams")));
+		document.put("defaultContentType", "application/json");
+		ObjectNode channels = JSON.objectNode();
+		ObjectNode operations = JSON.objectNode();
+		List<Topic> visible = this.topics.list()
+			.stream()
+			.map(StoredTopic::topic)
+			.filter((topic) -> this.access.check(principal, topic) == SubscribeAccess.Verdict.ALLOWED)
+			.toList();
+		for (Topic topic : visible) {
+			ObjectNode channel = channel(topic);
+			channels.set(topic.id(), channel);
+			ArrayNode messages = JSON.arrayNode();
+			channel.get("messages")
+				.propertyNames()
+				.forEach((name) -> messages.add(ref("#/channels/" + topic.id() + "/messages/" + name)));
+			operations.set(topic.id() + ".receive",
+					JSON.objectNode()
+						.put("action", "receive")
+						.put("summary", "Stream " + topic.id())
+						.<ObjectNode>set("channel", ref("#/channels/" + topic.id()))
+						.set("messages", messages));
+		}
+		document.set("channels", channels);
+		document.set("operations", operations);
+		document.set("components", components());
+		return document;
+	}
+
+	private static ObjectNode channel(Topic topic) {
+		ObjectNode messages = JSON.objectNode();
+		JsonNode payload = payload(topic);
+		if (topic.payloadType() == PayloadType.SNAPSHOT) {
+			messages.set("snapshot", JSON.objectNode()
+				.put("name", "snapshot")
+				.put("summary",
+						"The whole document (first message of the snapshot modes, every message of " + "snapshot-only)")
+				.set("payload", payload));
+			messages.set("patch", ref("#/components/messages/patch"));
+		}
+		else {
+			messages.set("event",
+					JSON.objectNode()
+						.put("name", "event")
+						.put("summary", "One published event")
+						.set("payload", payload));
+		}
+		messages.set("problem", ref("#/components/messages/problem"));
+		String modes = String.join(", ", topic.subscriptionModes().stream().map(SubscriptionMode::value).toList());
+		return JSON.objectNode()
+			.put("address", "/api/v1/stream/" + topic.id())
+			.put("title", topic.name())
+			.put("description",
+					"A " + topic.payloadType() + " topic fed by its " + topic.publisher().type()
+							+ " publisher; subscription modes " + modes + " (default "
+							+ topic.defaultSubscriptionMode().value() + ", ?mode=)"
+							+ (Boolean.TRUE.equals(topic.isPublic()) ? "; public: no token needed"
+									: "; a token granting it is needed"))
+			.set("messages", messages);
+	}
+
+	/**
+	 * The topic's schema when it declares one (without $schema: AsyncAPI names its own).
+	 */
+	private static JsonNode payload(Topic topic) {
+		if (topic.schema() == null) {
+			return (topic.payloadType() == PayloadType.SNAPSHOT)
+					? JSON.objectNode().set("type", JSON.arrayNode().add("object").add("array")) : JSON.objectNode();
+		}
+		JsonNode schema = topic.schema().deepCopy();
+		if (schema instanceof ObjectNode object) {
+			object.remove("$schema");
+		}
+		return schema;
+	}
+
+	private static ObjectNode components() {
+		ObjectNode operation = JSON.objectNode().put("type", "object");
+		operation.set("required", JSON.arrayNode().add("op").add("path"));
+		operation.set("properties", JSON.objectNode()
+			.<ObjectNode>set("op", JSON.objectNode()
+				.put("type", "string")
+				.set("enum",
+						JSON.arrayNode().add("add").add("remove").add("replace").add("move").add("copy").add("test")))
+			.<ObjectNode>set("path", JSON.objectNode().put("type", "string"))
+			.<ObjectNode>set("from", JSON.objectNode().put("type", "string"))
+			.set("value", JSON.objectNode()));
+		ObjectNode problem = JSON.objectNode().put("type", "object");
+		problem.set("required", JSON.arrayNode().add("type").add("title").add("status"));
+		problem.set("properties",
+				JSON.objectNode()
+					.<ObjectNode>set("type", JSON.objectNode().put("type", "string").put("format", "uri"))
+					.<ObjectNode>set("title", JSON.objectNode().put("type", "string"))
+					.<ObjectNode>set("status", JSON.objectNode().put("type", "integer"))
+					.set("detail", JSON.objectNode().put("type", "string")));
+		ObjectNode messages = JSON.objectNode();
+		messages.set("patch",
+				JSON.objectNode()
+					.put("name", "patch")
+					.put("summary", "An RFC 6902 JSON Patch from the previous document to the next")
+					.set("payload",
+							JSON.objectNode()
+								.put("type", "array")
+								.set("items", ref("#/components/schemas/JsonPatchOperation"))));
+		messages.set("problem", JSON.objectNode()
+			.put("name", "problem")
+			.put("summary", "An RFC 9457 problem: the publisher failed, a position expired, the topic was deleted")
+			.put("contentType", "application/problem+json")
+			.set("payload", ref("#/components/schemas/Problem")));
+		return JSON.objectNode()
+			.<ObjectNode>set("messages", messages)
+			.set("schemas", JSON.objectNode().<ObjectNode>set("JsonPatchOperation", operation).set("Problem", problem));
+	}
+
+	private static ObjectNode ref(String pointer) {
+		return JSON.objectNode().put("$ref", pointer);
+	}
+
+}
