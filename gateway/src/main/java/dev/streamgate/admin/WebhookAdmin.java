@@ -60,10 +60,10 @@ import org.springframework.stereotype.Component;
 public class WebhookAdmin {
 
 	private static final Set<String> FIELDS = Set.of("url", "mode", "headers", "secret", "description", "oauth2",
-			"kafka", "types", "filter", "pointer");
+			"kafka", "types", "filter", "pointer", "cloudEvents");
 
 	private static final Set<String> PATCHABLE = Set.of("url", "headers", "description", "status", "oauth2", "kafka",
-			"types", "filter");
+			"types", "filter", "cloudEvents");
 
 	private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}");
 
@@ -138,6 +138,7 @@ public class WebhookAdmin {
 		List<String> types = types(body.get("types"), errors);
 		String filter = filter(body.get("filter"), errors);
 		String pointer = pointer(body.get("pointer"), errors);
+		String cloudEvents = cloudEvents(body.get("cloudEvents"), errors);
 		select(topic, types, filter, pointer, errors);
 		refuseIfAny(errors);
 		if (this.webhooks.list(topicId).size() >= this.properties.maxPerTopic()) {
@@ -148,7 +149,8 @@ public class WebhookAdmin {
 		return checkTarget(url, kafka).then(checkTokenEgress(oauth2)).then(this.eventLog.end(topic)).flatMap((end) -> {
 			Webhook webhook = new Webhook(generateId(), topicId, url, mode, headers,
 					(secret != null) ? secret : Signatures.newSecret(), description, Webhook.Status.ACTIVE, null, 0,
-					end.toString(), mode != SubscriptionMode.EVENT, now, now, oauth2, kafka, types, filter, pointer);
+					end.toString(), mode != SubscriptionMode.EVENT, now, now, oauth2, kafka, types, filter, pointer,
+					cloudEvents);
 			return this.webhooks.save(webhook);
 		});
 	}
@@ -215,12 +217,15 @@ public class WebhookAdmin {
 				: current.oauth2();
 		List<String> types = patch.has("types") ? types(patch.get("types"), errors) : current.types();
 		String filter = patch.has("filter") ? filter(patch.get("filter"), errors) : current.filter();
+		String cloudEvents = patch.has("cloudEvents") ? cloudEvents(patch.get("cloudEvents"), errors)
+				: current.cloudEvents();
 		select(this.topics.require(topicId).topic(), types, filter, current.pointer(), errors);
 		refuseIfAny(errors);
 		Instant now = now();
 		Webhook changed = new Webhook(current.id(), current.topicId(), url, current.mode(), headers, current.secret(),
 				description, current.status(), current.disabledReason(), current.epoch(), current.start(),
-				current.startWithSnapshot(), current.createdAt(), now, oauth2, kafka, types, filter, current.pointer());
+				current.startWithSnapshot(), current.createdAt(), now, oauth2, kafka, types, filter, current.pointer(),
+				cloudEvents);
 		Webhook toSave = (status == current.status()) ? changed
 				: changed.withStatus(status, "disabled through the API", now);
 		return ((patch.has("url") || patch.has("kafka")) ? checkTarget(url, kafka) : Mono.<Void>empty())
@@ -514,6 +519,19 @@ public class WebhookAdmin {
 			return null;
 		}
 		return node.asString();
+	}
+
+	private static String cloudEvents(JsonNode node, List<FieldError> errors) {
+		if (node == null || node.isNull()) {
+			return null;
+		}
+		String mode = node.isString() ? node.asString() : null;
+		if (!Webhook.STRUCTURED.equals(mode) && !Webhook.BINARY.equals(mode)) {
+			errors.add(new FieldError("/cloudEvents",
+					"must be structured (the body is the CloudEvent) or binary (ce-* headers, the body is the data)"));
+			return null;
+		}
+		return mode;
 	}
 
 	private static String pointer(JsonNode node, List<FieldError> errors) {

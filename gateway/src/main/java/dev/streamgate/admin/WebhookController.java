@@ -176,9 +176,9 @@ public class WebhookController {
 				&& webhook.kafka().security().password() != null) ? webhook.kafka().withPassword(TopicJson.MASK)
 						: webhook.kafka();
 		return new WebhookDocument(webhook.id(), webhook.topicId(), webhook.url(), webhook.mode().value(), masked,
-				oauth2, kafka, webhook.types(), webhook.filter(), webhook.pointer(), webhook.description(),
-				webhook.status().value(), webhook.disabledReason(), secret, webhook.createdAt(), webhook.updatedAt(),
-				delivery);
+				oauth2, kafka, webhook.types(), webhook.filter(), webhook.pointer(), webhook.cloudEvents(),
+				webhook.description(), webhook.status().value(), webhook.disabledReason(), secret, webhook.createdAt(),
+				webhook.updatedAt(), delivery);
 	}
 
 	private static byte[] required(byte[] body) {
@@ -202,6 +202,7 @@ public class WebhookController {
 	 * @param types deliver only events of these types ({@code *} for any characters)
 	 * @param filter deliver only events for which this CEL expression is true
 	 * @param pointer deliver only this part of a snapshot topic's document
+	 * @param cloudEvents deliver CloudEvents, {@code structured} or {@code binary}
 	 */
 	public record WebhookRequest(
 			@Schema(description = "required unless kafka is given",
@@ -216,7 +217,10 @@ public class WebhookController {
 					+ "and topic is true; event topics only", example = "data.amount > 100.0") String filter,
 			@Schema(description = "only this part of a snapshot topic's document (an RFC 6901 JSON pointer): "
 					+ "its snapshot, then the patches that change it, relative to it; cannot change after registration",
-					example = "/prices/EURUSD") String pointer){
+					example = "/prices/EURUSD") String pointer,
+			@Schema(description = "deliver CloudEvents 1.0 instead of streamgate's envelope: structured "
+					+ "(application/cloudevents+json) or binary (ce-* headers, ce_* on Kafka; the body is the data)",
+					allowableValues = { "structured", "binary" }) String cloudEvents){
 	}
 
 	/**
@@ -256,6 +260,7 @@ public class WebhookController {
 	 * @param types the event types delivered, when not all
 	 * @param filter the filter, when there is one
 	 * @param pointer the part of the document delivered, when not all
+	 * @param cloudEvents the CloudEvents mode of deliveries, when they are CloudEvents
 	 * @param description the description
 	 * @param status {@code active} or {@code disabled}
 	 * @param disabledReason why it is disabled
@@ -267,8 +272,8 @@ public class WebhookController {
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record WebhookDocument(String id, String topicId, String url, String mode, Map<String, String> headers,
 			ClientCredentials oauth2, KafkaEndpoint kafka, List<String> types, String filter, String pointer,
-			String description, String status, String disabledReason, String secret, Instant createdAt,
-			Instant updatedAt, Delivery delivery) {
+			String cloudEvents, String description, String status, String disabledReason, String secret,
+			Instant createdAt, Instant updatedAt, Delivery delivery) {
 	}
 
 	/**

@@ -82,6 +82,17 @@ public class EventPublisher {
 	}
 
 	/**
+	 * Publishes events, each with its own attributes, all or nothing.
+	 * @param topic an event topic
+	 * @param events the events, their data checked
+	 * @return what was appended
+	 */
+	public Mono<Publication> publishEvents(Topic topic, List<OutgoingEvent> events) {
+		return this.log.append(topic, events)
+			.map((positions) -> new Publication(positions, true, last(topic, positions)));
+	}
+
+	/**
 	 * Publishes, all or nothing.
 	 * @param topic the topic
 	 * @param payloads the publications, each exactly one JSON value, already checked

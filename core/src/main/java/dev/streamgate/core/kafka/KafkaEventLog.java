@@ -315,6 +315,7 @@ public final class KafkaEventLog implements EventLog {
 			if (attributes.type() != null) {
 				headers.add(header(EVENT_TYPE_HEADER, attributes.type()));
 			}
+			attributes.headers().forEach((name, value) -> headers.add(header(name, value)));
 			if (shared != null) {
 				headers.add(header(INCARNATION_HEADER, topic.incarnation()));
 				if (attributes.key() != null) {

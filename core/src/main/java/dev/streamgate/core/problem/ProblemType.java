@@ -29,6 +29,8 @@ public enum ProblemType {
 
 	INVALID_FILTER(HttpStatus.BAD_REQUEST, "invalid-filter", "Invalid filter"),
 
+	INVALID_CLOUDEVENT(HttpStatus.BAD_REQUEST, "invalid-cloudevent", "Invalid CloudEvent"),
+
 	PUBLISHER_MISMATCH(HttpStatus.CONFLICT, "publisher-mismatch", "Topic not published over HTTP POST"),
 
 	IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_CONTENT, "idempotency-key-reused",

@@ -40,11 +40,19 @@ import dev.streamgate.core.topic.SubscriptionMode;
  * @param filter a CEL expression an event must satisfy to be delivered, or {@code null}
  * @param pointer the part of a snapshot topic's document delivered (a JSON pointer), or
  * {@code null} for the whole document
+ * @param cloudEvents {@code structured} or {@code binary} to deliver CloudEvents, or
+ * {@code null} for streamgate's envelope
  */
 public record Webhook(String id, String topicId, String url, SubscriptionMode mode, Map<String, String> headers,
 		String secret, String description, Status status, String disabledReason, long epoch, String start,
 		boolean startWithSnapshot, Instant createdAt, Instant updatedAt, ClientCredentials oauth2, KafkaEndpoint kafka,
-		List<String> types, String filter, String pointer) {
+		List<String> types, String filter, String pointer, String cloudEvents) {
+
+	/** CloudEvents in the structured mode: the body is the event, data included. */
+	public static final String STRUCTURED = "structured";
+
+	/** CloudEvents in the binary mode: ce-* headers, the body is the data. */
+	public static final String BINARY = "binary";
 
 	/**
 	 * The events delivered.
@@ -70,7 +78,7 @@ public record Webhook(String id, String topicId, String url, SubscriptionMode mo
 		return new Webhook(this.id, this.topicId, this.url, this.mode, this.headers, this.secret, this.description,
 				newStatus, (newStatus == Status.DISABLED) ? reason : null, this.epoch, this.start,
 				this.startWithSnapshot, this.createdAt, now, this.oauth2, this.kafka, this.types, this.filter,
-				this.pointer);
+				this.pointer, this.cloudEvents);
 	}
 
 	/**
@@ -82,7 +90,7 @@ public record Webhook(String id, String topicId, String url, SubscriptionMode mo
 	public Webhook replayedFrom(String cursor, Instant now) {
 		return new Webhook(this.id, this.topicId, this.url, this.mode, this.headers, this.secret, this.description,
 				this.status, this.disabledReason, this.epoch + 1, cursor, this.mode != SubscriptionMode.EVENT,
-				this.createdAt, now, this.oauth2, this.kafka, this.types, this.filter, this.pointer);
+				this.createdAt, now, this.oauth2, this.kafka, this.types, this.filter, this.pointer, this.cloudEvents);
 	}
 
 	/**

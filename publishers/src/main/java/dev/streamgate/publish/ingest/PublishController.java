@@ -3,7 +3,6 @@ package dev.streamgate.publish.ingest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 import io.micrometer.core.instrument.Counter;
@@ -30,17 +29,18 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
+import dev.streamgate.core.cloudevents.CloudEvents;
 import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.EventAttributes;
 import dev.streamgate.core.event.EventPublisher;
+import dev.streamgate.core.event.EventType;
+import dev.streamgate.core.event.OutgoingEvent;
 import dev.streamgate.core.event.EventTypeCounts;
 import dev.streamgate.core.filter.EventTypes;
-import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
-import dev.streamgate.core.topic.PayloadSchemas;
 import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.PublisherType;
 import dev.streamgate.core.topic.Topic;
@@ -57,8 +57,6 @@ import dev.streamgate.core.web.ProblemResponses;
 @ConditionalOnRole(Role.INGEST)
 @Tag(name = "Publishing", description = "Publish events and documents (role ingest)")
 public class PublishController {
-
-	static final MediaType NDJSON = MediaType.parseMediaType("application/x-ndjson");
 
 	/** What a publication holds besides its body (request, records, answer), in bytes. */
 	private static final long PER_PUBLICATION = 1024;
@@ -103,10 +101,16 @@ public class PublishController {
 	@PostMapping(path = "/api/v1/publish/{topicId}", produces = MediaType.APPLICATION_JSON_VALUE)
 	@Operation(summary = "Publish to an http-post topic",
 			description = "A JSON body is one publication: an event, or the whole new document of a snapshot topic. "
-					+ "application/x-ndjson is a batch, one JSON value a line, published all or nothing.")
+					+ "application/x-ndjson is a batch, one JSON value a line, published all or nothing. Event "
+					+ "topics also take CloudEvents 1.0: structured (application/cloudevents+json), a structured "
+					+ "batch (application/cloudevents-batch+json, all or nothing) or binary (ce-* headers, the "
+					+ "JSON body as data); the type is the event type, the partitionkey extension the key, and "
+					+ "every attribute is kept in a Kafka header (ce_id, ce_source, ...).")
 	@RequestBody(required = true,
 			content = { @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(type = "object")),
-					@Content(mediaType = "application/x-ndjson", schema = @Schema(type = "string")) })
+					@Content(mediaType = "application/x-ndjson", schema = @Schema(type = "string")),
+					@Content(mediaType = CloudEvents.STRUCTURED, schema = @Schema(type = "object")),
+					@Content(mediaType = CloudEvents.BATCH, schema = @Schema(type = "array")) })
 	@ApiResponse(responseCode = "202", description = "Accepted: Kafka acknowledged every record",
 			content = @Content(schema = @Schema(implementation = PublishResponse.class)))
 	@ProblemResponses({ 400, 404, 409, 413, 415, 422, 503 })
@@ -133,7 +137,7 @@ public class PublishController {
 			ServerWebExchange exchange) {
 		Topic topic = topic(topicId);
 		EventAttributes attributes = attributes(topic, type, key);
-		boolean batch = mediaType(exchange);
+		PublicationReader.Form form = PublicationReader.form(exchange.getRequest().getHeaders());
 		long max = this.properties.maxPayload().toBytes();
 		long declared = exchange.getRequest().getHeaders().getContentLength();
 		if (declared > max) {
@@ -147,7 +151,7 @@ public class PublishController {
 							+ this.inFlight.limit() + " bytes); nothing was published. Retry later.")
 				.withRetryAfter(Duration.ofSeconds(1));
 		}
-		return body(topic, topicId, idempotencyKey, attributes, batch, exchange, max)
+		return body(topic, topicId, idempotencyKey, attributes, form, exchange, max)
 			.doFinally((signal) -> this.inFlight.release(charge));
 	}
 
@@ -169,41 +173,56 @@ public class PublishController {
 	}
 
 	private Mono<ResponseEntity<PublishResponse>> body(Topic topic, String topicId, String idempotencyKey,
-			EventAttributes attributes, boolean batch, ServerWebExchange exchange, long max) {
+			EventAttributes attributes, PublicationReader.Form form, ServerWebExchange exchange, long max) {
 		return DataBufferUtils.join(exchange.getRequest().getBody(), (int) Math.min(max, Integer.MAX_VALUE))
 			.onErrorMap(DataBufferLimitException.class, (ex) -> tooLarge(max))
 			.map(PublishController::bytes)
 			.defaultIfEmpty(new byte[0])
 			.flatMap((body) -> {
-				List<byte[]> payloads = payloads(body, batch);
-				matchSchema(topic, payloads, batch);
+				List<CloudEvents.Publication> publications = PublicationReader.read(topic, form, body,
+						exchange.getRequest().getHeaders(), attributes);
 				if (idempotencyKey == null) {
-					return publish(topic, payloads, attributes, batch).map((response) -> accepted(response, false));
+					return publish(topic, publications, form.isBatch()).map((response) -> accepted(response, false));
 				}
 				return this.idempotencyKeys
-					.answer(topicId, idempotencyKey, fingerprint(body, attributes),
-							() -> publish(topic, payloads, attributes, batch))
+					.answer(topicId, idempotencyKey, fingerprint(body, publications),
+							() -> publish(topic, publications, form.isBatch()))
 					.map((answer) -> accepted(answer.response(), answer.replayed()));
 			});
 	}
 
-	/** A retry must name the same type and key as well as send the same body. */
-	private static byte[] fingerprint(byte[] body, EventAttributes attributes) {
-		if (attributes == EventAttributes.NONE) {
+	/**
+	 * A retry must name the same types, keys and CloudEvents attributes (binary mode) as
+	 * well as send the same body.
+	 */
+	private static byte[] fingerprint(byte[] body, List<CloudEvents.Publication> publications) {
+		if (publications.stream().allMatch((publication) -> publication.attributes() == EventAttributes.NONE)) {
 			return body;
 		}
-		byte[] tail = ("\u0000" + attributes.type() + "\u0000" + attributes.key()).getBytes(StandardCharsets.UTF_8);
+		byte[] tail = publications.stream()
+			.map((publication) -> "\u0000" + publication.attributes())
+			.collect(java.util.stream.Collectors.joining())
+			.getBytes(StandardCharsets.UTF_8);
 		byte[] both = java.util.Arrays.copyOf(body, body.length + tail.length);
 		System.arraycopy(tail, 0, both, body.length, tail.length);
 		return both;
 	}
 
-	private Mono<PublishResponse> publish(Topic topic, List<byte[]> payloads, EventAttributes attributes,
-			boolean batch) {
-		return this.publisher.publish(topic, payloads, attributes).map((publication) -> {
-			if (attributes.type() != null) {
-				this.typeCounts.add(topic, attributes.type(), publication.positions().size(), Instant.now());
-			}
+	private Mono<PublishResponse> publish(Topic topic, List<CloudEvents.Publication> publications, boolean batch) {
+		Mono<EventPublisher.Publication> published = (topic.payloadType() == PayloadType.EVENT)
+				? this.publisher.publishEvents(topic,
+						publications.stream()
+							.map((publication) -> new OutgoingEvent(EventType.EVENT, publication.data(),
+									publication.attributes()))
+							.toList())
+				: this.publisher.publish(topic, publications.stream().map(CloudEvents.Publication::data).toList());
+		return published.map((publication) -> {
+			Instant now = Instant.now();
+			publications.stream()
+				.filter((each) -> each.attributes().type() != null)
+				.collect(java.util.stream.Collectors.groupingBy((each) -> each.attributes().type(),
+						java.util.stream.Collectors.counting()))
+				.forEach((eventType, count) -> this.typeCounts.add(topic, eventType, count, now));
 			Counter.builder("streamgate.events.published")
 				.description("Events appended to topics")
 				.tag("topic", topic.id())
@@ -230,78 +249,6 @@ public class PublishController {
 					+ topic.publisher().type() + " publisher; only http-post topics accept publications");
 		}
 		return topic;
-	}
-
-	private static boolean mediaType(ServerWebExchange exchange) {
-		MediaType type = exchange.getRequest().getHeaders().getContentType();
-		if (type != null && NDJSON.isCompatibleWith(type)) {
-			return true;
-		}
-		if (type != null && (MediaType.APPLICATION_JSON.isCompatibleWith(type)
-				|| type.getSubtypeSuffix() != null && type.getSubtypeSuffix().equals("json"))) {
-			return false;
-		}
-		throw new StreamgateException(ProblemType.UNSUPPORTED_MEDIA_TYPE,
-				"Send application/json (one publication) or application/x-ndjson (a batch), not "
-						+ ((type != null) ? type : "a body without Content-Type"));
-	}
-
-	private static List<byte[]> payloads(byte[] body, boolean batch) {
-		if (body.length == 0) {
-			throw new StreamgateException(ProblemType.MISSING_BODY, "A publication needs a JSON body");
-		}
-		if (!batch) {
-			check(body, null);
-			return List.of(body);
-		}
-		List<byte[]> lines = new ArrayList<>();
-		int start = 0;
-		int number = 0;
-		for (int i = 0; i <= body.length; i++) {
-			if (i == body.length || body[i] == '\n') {
-				number++;
-				int end = (i > start && body[i - 1] == '\r') ? i - 1 : i;
-				byte[] line = java.util.Arrays.copyOfRange(body, start, end);
-				if (!new String(line, StandardCharsets.UTF_8).isBlank()) {
-					check(line, number);
-					lines.add(line);
-				}
-				start = i + 1;
-			}
-		}
-		if (lines.isEmpty()) {
-			throw new StreamgateException(ProblemType.MISSING_BODY, "The batch holds no JSON line");
-		}
-		return lines;
-	}
-
-	/** Each publication must match the topic's schema, when it declares one. */
-	private static void matchSchema(Topic topic, List<byte[]> payloads, boolean batch) {
-		if (topic.schema() == null) {
-			return;
-		}
-		for (int i = 0; i < payloads.size(); i++) {
-			List<StreamgateException.FieldError> errors = PayloadSchemas.validate(topic.schema(), payloads.get(i));
-			if (!errors.isEmpty()) {
-				String where = batch ? "Publication " + (i + 1) + " of the batch" : "The publication";
-				throw new StreamgateException(ProblemType.INVALID_PUBLICATION,
-						where + " does not match the schema of '" + topic.id() + "': " + errors.stream()
-							.map((error) -> (error.pointer().isEmpty() ? "" : error.pointer() + " ") + error.detail())
-							.collect(java.util.stream.Collectors.joining("; ")))
-					.withErrors(errors);
-			}
-		}
-	}
-
-	private static void check(byte[] json, Integer line) {
-		try {
-			JsonPatches.check(json);
-		}
-		catch (IllegalArgumentException ex) {
-			throw new StreamgateException(ProblemType.MALFORMED_JSON,
-					((line != null) ? "Line " + line + " is not valid JSON: " : "The body is not valid JSON: ")
-							+ ex.getMessage().replaceAll(" \\(start marker at \\[.*?\\]\\)", ""));
-		}
 	}
 
 	private static StreamgateException tooLarge(long max) {

@@ -50,6 +50,7 @@ import dev.streamgate.core.web.ProblemResponses;
 import dev.streamgate.core.web.RequestAttributes;
 import dev.streamgate.core.web.SubscribeAccess;
 import dev.streamgate.subscribe.follow.DeliveryMetrics;
+import dev.streamgate.subscribe.follow.Encoder;
 import dev.streamgate.subscribe.follow.Resume;
 import dev.streamgate.subscribe.follow.SlowSubscriberException;
 import dev.streamgate.subscribe.follow.SubscribeParameters;
@@ -115,18 +116,21 @@ public class StreamController {
 			@Parameter(description = TYPES) @RequestParam(required = false) String types,
 			@Parameter(description = FILTER) @RequestParam(required = false) String filter,
 			@Parameter(description = POINTER) @RequestParam(required = false) String pointer,
+			@Parameter(description = "cloudevents: each data is the event as a structured CloudEvent 1.0 "
+					+ "(its attributes around its data)") @RequestParam(required = false) String format,
 			ServerWebExchange exchange) {
 		Topic topic = this.topics.require(topicId).topic();
+		Encoder<Frame> encoder = encoder(format);
 		SubscriptionMode subscriptionMode = SubscribeParameters.mode(topic, mode);
 		Selection selection = SubscribeParameters.selection(topic, types, filter, pointer);
 		Resume from = SubscribeParameters.resume(topic, resumeText(lastEventIdHeader, lastEventId));
 		Counter count = this.metrics.delivered(topicId);
-		return respond(exchange,
-				(eventLoop) -> follow(topic, subscriptionMode, selection, from, eventLoop).doOnNext((frame) -> {
-					if (frame.carriesEvent()) {
-						count.increment();
-					}
-				}), (problem) -> Frame.of(null, EventType.PROBLEM, problem, 0));
+		return respond(exchange, (eventLoop) -> follow(topic, subscriptionMode, selection, from, encoder, eventLoop)
+			.doOnNext((frame) -> {
+				if (frame.carriesEvent()) {
+					count.increment();
+				}
+			}), (problem) -> Frame.of(null, EventType.PROBLEM, problem, 0));
 	}
 
 	@GetMapping(path = "/api/v1/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
@@ -251,16 +255,29 @@ public class StreamController {
 	 * The frames of one topic: the retry line once the subscription can start (an error
 	 * before it is still a problem response), then the events.
 	 */
+	/** How each event is written: as published, or as a structured CloudEvent. */
+	private static Encoder<Frame> encoder(String format) {
+		if (format == null || format.isBlank()) {
+			return SseEncoder.INSTANCE;
+		}
+		if ("cloudevents".equals(format)) {
+			return CloudEventsSseEncoder.INSTANCE;
+		}
+		throw new StreamgateException(ProblemType.INVALID_PARAMETER,
+				"format is cloudevents (each data a structured CloudEvent) or absent, not '" + format + "'");
+	}
+
 	private Flux<Frame> follow(Topic topic, SubscriptionMode mode, Selection selection, Resume from,
-			Executor eventLoop) {
-		return Flux.using(() -> this.followers.acquire(topic), (follower) -> follower
-			.open(CHANNEL, this.properties.clientQueue(), mode, selection, from, eventLoop)
-			// The subscriber joins once the retry line is written (deferred: a
-			// stream cancelled before then leaves no subscription behind).
-			.flatMapMany(
-					(events) -> Flux.concat(Flux.just(retryFrame()), events.map((e) -> e.encoded(SseEncoder.INSTANCE))))
-			// Cut off for not keeping up: the stream ends, the client resumes.
-			.onErrorResume(SlowSubscriberException.class, (ex) -> Flux.empty()), this.followers::release);
+			Encoder<Frame> encoder, Executor eventLoop) {
+		return Flux.using(() -> this.followers.acquire(topic),
+				(follower) -> follower.open(CHANNEL, this.properties.clientQueue(), mode, selection, from, eventLoop)
+					// The subscriber joins once the retry line is written (deferred: a
+					// stream cancelled before then leaves no subscription behind).
+					.flatMapMany(
+							(events) -> Flux.concat(Flux.just(retryFrame()), events.map((e) -> e.encoded(encoder))))
+					// Cut off for not keeping up: the stream ends, the client resumes.
+					.onErrorResume(SlowSubscriberException.class, (ex) -> Flux.empty()),
+				this.followers::release);
 	}
 
 	private static String clientAddress(ServerWebExchange exchange) {

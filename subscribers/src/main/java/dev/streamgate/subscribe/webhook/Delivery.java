@@ -3,6 +3,7 @@ package dev.streamgate.subscribe.webhook;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Map;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -14,9 +15,24 @@ import tools.jackson.databind.json.JsonMapper;
  * @param type {@code snapshot}, {@code patch}, {@code event}, {@code problem} or
  * {@code ping}
  * @param publishedAt when the event was published
- * @param body the envelope, UTF-8 JSON
+ * @param body the envelope, UTF-8 JSON (or a CloudEvent, or a binary-mode CloudEvent's
+ * data)
+ * @param contentType the body's content type
+ * @param headers headers of the delivery itself (a binary-mode CloudEvent's {@code ce-*})
  */
-public record Delivery(String messageId, String type, Instant publishedAt, byte[] body) {
+public record Delivery(String messageId, String type, Instant publishedAt, byte[] body, String contentType,
+		Map<String, String> headers) {
+
+	/**
+	 * A delivery of a streamgate envelope.
+	 * @param messageId the {@code webhook-id}
+	 * @param type the delivery type
+	 * @param publishedAt when the event was published
+	 * @param body the envelope, UTF-8 JSON
+	 */
+	public Delivery(String messageId, String type, Instant publishedAt, byte[] body) {
+		this(messageId, type, publishedAt, body, "application/json", Map.of());
+	}
 
 	private static final JsonMapper STRINGS = JsonMapper.builder().build();
 

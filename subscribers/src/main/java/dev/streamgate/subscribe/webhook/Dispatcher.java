@@ -3,8 +3,11 @@ package dev.streamgate.subscribe.webhook;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 import jakarta.json.JsonArray;
 import jakarta.json.JsonValue;
@@ -16,6 +19,7 @@ import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.util.retry.Retry;
 
+import dev.streamgate.core.cloudevents.CloudEvents;
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.Event;
@@ -169,9 +173,11 @@ final class Dispatcher {
 			return Mono.empty();
 		}
 		String id = this.cursors.format(cursor);
-		JsonValue data = (this.view != null) ? this.part : loaded.document();
-		Delivery delivery = Delivery.of(messageId(id) + "_snapshot", EventType.SNAPSHOT.value(), this.topic.id(), id,
-				this.services.clock().instant(), JsonPatches.write(data));
+		byte[] data = JsonPatches.write((this.view != null) ? this.part : loaded.document());
+		Instant now = this.services.clock().instant();
+		String type = EventType.SNAPSHOT.value();
+		Delivery delivery = delivery(messageId(id) + "_snapshot", type, id, null, now, data,
+				() -> Delivery.envelope(type, null, this.topic.id(), id, now, data));
 		return deliver(delivery, cursor.toString());
 	}
 
@@ -206,16 +212,13 @@ final class Dispatcher {
 				data = JsonPatches.write(this.document.document());
 			}
 		}
-		byte[] body;
-		if (this.webhook.mode() == SubscriptionMode.SNAPSHOT_ONLY) {
-			body = Delivery.envelope(type, null, this.topic.id(), id, event.publishedAt(), data);
-		}
-		else {
-			String sharedType = type;
-			body = this.feed.envelope(event, type, id, () -> Delivery.envelope(sharedType, event.attributes().type(),
-					this.topic.id(), id, event.publishedAt(), event.data()));
-		}
-		return deliver(new Delivery(messageId(id), type, event.publishedAt(), body), after.toString());
+		String deliveredType = type;
+		byte[] deliveredData = data;
+		Supplier<byte[]> envelope = (this.webhook.mode() == SubscriptionMode.SNAPSHOT_ONLY)
+				? () -> Delivery.envelope(deliveredType, null, this.topic.id(), id, event.publishedAt(), deliveredData)
+				: () -> this.feed.envelope(event, deliveredType, id, () -> Delivery.envelope(deliveredType,
+						event.attributes().type(), this.topic.id(), id, event.publishedAt(), event.data()));
+		return deliver(delivery(messageId(id), type, id, event, event.publishedAt(), data, envelope), after.toString());
 	}
 
 	/**
@@ -236,9 +239,33 @@ final class Dispatcher {
 		}
 		boolean whole = before == null || this.webhook.mode() == SubscriptionMode.SNAPSHOT_ONLY;
 		String type = (whole ? EventType.SNAPSHOT : EventType.PATCH).value();
-		byte[] body = Delivery.envelope(type, null, this.topic.id(), id, event.publishedAt(),
-				JsonPatches.write(whole ? this.part : patch));
-		return deliver(new Delivery(messageId(id), type, event.publishedAt(), body), after.toString());
+		byte[] data = JsonPatches.write(whole ? this.part : patch);
+		return deliver(
+				delivery(messageId(id), type, id, event, event.publishedAt(), data,
+						() -> Delivery.envelope(type, null, this.topic.id(), id, event.publishedAt(), data)),
+				after.toString());
+	}
+
+	/**
+	 * One delivery: streamgate's envelope, or a CloudEvent when the webhook asked for
+	 * them (the same id and data, the event's attributes).
+	 */
+	private Delivery delivery(String messageId, String type, String cursor, Event event, Instant publishedAt,
+			byte[] data, Supplier<byte[]> envelope) {
+		String mode = this.webhook.cloudEvents();
+		if (Webhook.STRUCTURED.equals(mode)) {
+			return new Delivery(messageId, type, publishedAt,
+					CloudEvents.writeStructured(this.topic.id(), cursor, type, event, data), CloudEvents.STRUCTURED,
+					Map.of());
+		}
+		if (Webhook.BINARY.equals(mode)) {
+			Map<String, String> headers = new LinkedHashMap<>(
+					CloudEvents.writeBinaryHeaders(this.topic.id(), cursor, type, event, data));
+			String contentType = headers.remove("content-type");
+			return new Delivery(messageId, type, publishedAt, data,
+					(contentType != null) ? contentType : "application/json", headers);
+		}
+		return new Delivery(messageId, type, publishedAt, envelope.get());
 	}
 
 	/**

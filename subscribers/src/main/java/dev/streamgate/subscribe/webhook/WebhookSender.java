@@ -129,6 +129,13 @@ public class WebhookSender {
 		headers.put("streamgate-id", delivery.messageId());
 		headers.put("streamgate-type", delivery.type());
 		headers.put("streamgate-topic", webhook.topicId());
+		// A binary-mode CloudEvent: the Kafka binding names the HTTP binding's ce-*
+		// headers ce_*.
+		delivery.headers()
+			.forEach((name, value) -> headers.put(name.startsWith("ce-") ? "ce_" + name.substring(3) : name, value));
+		if (!"application/json".equals(delivery.contentType())) {
+			headers.put("content-type", delivery.contentType());
+		}
 		return this.kafka.send(webhook.kafka(), webhook.topicId(), delivery.body(), headers)
 			.then(Mono.fromSupplier(() -> new Result(null, elapsed(started), null, null, null)))
 			.onErrorResume((ex) -> Mono.just(new Result(null, elapsed(started), ex.getMessage(), null, null)));
@@ -144,7 +151,8 @@ public class WebhookSender {
 				if (token != null) {
 					headers.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + token);
 				}
-				headers.set(HttpHeaderNames.CONTENT_TYPE, "application/json")
+				delivery.headers().forEach(headers::set);
+				headers.set(HttpHeaderNames.CONTENT_TYPE, delivery.contentType())
 					.set(HttpHeaderNames.USER_AGENT, this.userAgent)
 					.set("webhook-id", delivery.messageId())
 					.set("webhook-timestamp", Long.toString(timestamp))

@@ -70,7 +70,7 @@ class DispatcherTests {
 
 	private final Webhook webhook = new Webhook("wh_1", "orders", "http://127.0.0.1:9/hook", SubscriptionMode.EVENT,
 			Map.of(), "whsec_test", null, Webhook.Status.ACTIVE, null, 0, "-1", false, Instant.EPOCH, Instant.EPOCH,
-			null, null, null, null, null);
+			null, null, null, null, null, null);
 
 	private Dispatcher dispatcher;
 
