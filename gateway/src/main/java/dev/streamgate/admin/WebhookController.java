@@ -232,10 +232,12 @@ public class WebhookController {
 	 * @param description a new description
 	 * @param types new event types (null: all)
 	 * @param filter a new filter (null: none)
+	 * @param cloudEvents a new CloudEvents mode (null: streamgate's envelope)
 	 */
 	public record WebhookPatch(@Schema(allowableValues = {
 			"active", "disabled" }) String status, String url, Map<String, String> headers, String description,
-			List<String> types, String filter){
+			List<String> types, String filter,
+			@Schema(allowableValues = { "structured", "binary" }) String cloudEvents){
 	}
 
 	/**
