@@ -3,21 +3,15 @@ package dev.streamgate.cloudevents;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 import io.cloudevents.CloudEvent;
 import io.cloudevents.http.HttpMessageFactory;
 import io.cloudevents.jackson.JsonFormat;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,6 +21,8 @@ import org.springframework.http.codec.ServerSentEvent;
 import dev.streamgate.bench.sink.WebhookSink;
 import dev.streamgate.bench.sink.WebhookSink.Received;
 import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.JsonRequests;
+import dev.streamgate.support.KafkaRecords;
 import dev.streamgate.support.RunningGateway;
 import dev.streamgate.support.Sse;
 import dev.streamgate.support.TestKafka;
@@ -58,10 +54,8 @@ class CloudEventsIntegrationTests {
 	@BeforeAll
 	static void start() {
 		sink = WebhookSink.start("127.0.0.1", 0);
-		prefix = TestKafka.uniquePrefix();
-		List<String> args = new ArrayList<>(List.of(GatewayKafka.arguments(prefix)));
-		args.add("--streamgate.egress.allowed-cidrs=127.0.0.1/32");
-		gateway = RunningGateway.start(args.toArray(String[]::new));
+		gateway = RunningGateway.start(GatewayKafka.loopbackArguments());
+		prefix = gateway.context().getEnvironment().getProperty("streamgate.kafka.topic-prefix");
 	}
 
 	@AfterAll
@@ -111,7 +105,8 @@ class CloudEventsIntegrationTests {
 		assertThat(events.get(1).getExtension("tenant")).isEqualTo("acme");
 		// Kafka: the attributes in the headers of the Kafka binding, the key the
 		// partition key.
-		List<ConsumerRecord<String, String>> records = read(prefix + "events.ce-orders", 4);
+		List<ConsumerRecord<String, String>> records = KafkaRecords.readAll(TestKafka.bootstrapServers(),
+				prefix + "events.ce-orders");
 		ConsumerRecord<String, String> created = records.stream()
 			.filter((record) -> header(record, "ce_id").equals("A-1"))
 			.findFirst()
@@ -194,43 +189,16 @@ class CloudEventsIntegrationTests {
 	}
 
 	private static String publish(String topic, MediaType type, Map<String, String> headers, String body, int status) {
-		return gateway.client()
+		return JsonRequests.send(gateway.client()
 			.post()
 			.uri("/api/v1/publish/" + topic)
 			.contentType(type)
-			.headers((h) -> headers.forEach(h::set))
-			.bodyValue(body)
-			.exchange()
-			.expectStatus()
-			.isEqualTo(status)
-			.expectBody(String.class)
-			.returnResult()
-			.getResponseBody();
+			.headers((h) -> headers.forEach(h::set)), body, status);
 	}
 
 	private static String header(ConsumerRecord<String, String> record, String name) {
 		Header header = record.headers().lastHeader(name);
 		return (header != null) ? new String(header.value(), StandardCharsets.UTF_8) : "";
-	}
-
-	private static List<ConsumerRecord<String, String>> read(String topic, int count) {
-		Properties config = new Properties();
-		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers());
-		try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
-				new StringDeserializer())) {
-			List<TopicPartition> partitions = consumer.partitionsFor(topic)
-				.stream()
-				.map((info) -> new TopicPartition(topic, info.partition()))
-				.toList();
-			consumer.assign(partitions);
-			consumer.seekToBeginning(partitions);
-			List<ConsumerRecord<String, String>> records = new ArrayList<>();
-			long deadline = System.currentTimeMillis() + 10_000;
-			while (records.size() < count && System.currentTimeMillis() < deadline) {
-				consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-			}
-			return records;
-		}
 	}
 
 }

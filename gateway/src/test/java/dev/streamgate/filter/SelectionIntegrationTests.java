@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -15,11 +14,7 @@ import jakarta.json.JsonReader;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,6 +24,7 @@ import dev.streamgate.bench.sink.WebhookSink;
 import dev.streamgate.bench.sink.WebhookSink.Received;
 import dev.streamgate.support.GatewayKafka;
 import dev.streamgate.support.JdkWebSocket;
+import dev.streamgate.support.KafkaRecords;
 import dev.streamgate.support.RunningGateway;
 import dev.streamgate.support.Sse;
 import dev.streamgate.support.TestKafka;
@@ -59,10 +55,8 @@ class SelectionIntegrationTests {
 	@BeforeAll
 	static void start() {
 		sink = WebhookSink.start("127.0.0.1", 0);
-		List<String> args = new ArrayList<>(List.of(GatewayKafka.arguments(TestKafka.uniquePrefix())));
 		// The sink and the test broker listen on 127.0.0.1.
-		args.add("--streamgate.egress.allowed-cidrs=127.0.0.1/32");
-		gateway = RunningGateway.start(args.toArray(String[]::new));
+		gateway = RunningGateway.start(GatewayKafka.loopbackArguments());
 	}
 
 	@AfterAll
@@ -339,21 +333,7 @@ class SelectionIntegrationTests {
 	}
 
 	private static List<ConsumerRecord<String, String>> read(String topic) {
-		Properties config = new Properties();
-		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers());
-		try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
-				new StringDeserializer())) {
-			List<TopicPartition> partitions = List.of(new TopicPartition(topic, 0));
-			consumer.assign(partitions);
-			consumer.seekToBeginning(partitions);
-			long end = consumer.endOffsets(partitions).get(partitions.get(0));
-			List<ConsumerRecord<String, String>> records = new ArrayList<>();
-			long deadline = System.currentTimeMillis() + 10_000;
-			while (consumer.position(partitions.get(0)) < end && System.currentTimeMillis() < deadline) {
-				consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-			}
-			return records;
-		}
+		return KafkaRecords.readAll(TestKafka.bootstrapServers(), topic);
 	}
 
 }

@@ -1,7 +1,6 @@
 package dev.streamgate.poller;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -20,7 +19,6 @@ import reactor.core.Disposable;
 import dev.streamgate.support.GatewayKafka;
 import dev.streamgate.support.RunningGateway;
 import dev.streamgate.support.Sse;
-import dev.streamgate.support.TestKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -43,9 +41,7 @@ class PaginatedPollerIntegrationTests {
 	@BeforeAll
 	static void start() {
 		source = new PaginatedSource();
-		List<String> args = new ArrayList<>(List.of(GatewayKafka.arguments(TestKafka.uniquePrefix())));
-		args.add("--streamgate.egress.allowed-cidrs=127.0.0.1/32");
-		gateway = RunningGateway.start(args.toArray(String[]::new));
+		gateway = RunningGateway.start(GatewayKafka.loopbackArguments());
 	}
 
 	@AfterAll
@@ -273,21 +269,11 @@ class PaginatedPollerIntegrationTests {
 	}
 
 	private static String patch(String id, String json, int status) {
-		return gateway.client()
-			.patch()
-			.uri("/api/v1/topics/" + id)
-			.contentType(MediaType.parseMediaType("application/merge-patch+json"))
-			.bodyValue(json)
-			.exchange()
-			.expectStatus()
-			.isEqualTo(status)
-			.expectBody(String.class)
-			.returnResult()
-			.getResponseBody();
+		return gateway.patch("/api/v1/topics/" + id, json, status);
 	}
 
 	private static String get(String path) {
-		return gateway.client().get().uri(path).exchange().expectBody(String.class).returnResult().getResponseBody();
+		return gateway.get(path);
 	}
 
 	private static void delete(String id) {

@@ -1,7 +1,6 @@
 package dev.streamgate.publish;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -18,7 +17,6 @@ import reactor.netty.http.server.HttpServer;
 import dev.streamgate.support.GatewayKafka;
 import dev.streamgate.support.RunningGateway;
 import dev.streamgate.support.Sse;
-import dev.streamgate.support.TestKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -51,9 +49,7 @@ class SchemaIntegrationTests {
 			.handle((request, response) -> response.header("Content-Type", "application/json")
 				.sendString(Mono.fromSupplier(served::get)))
 			.bindNow();
-		List<String> args = new ArrayList<>(List.of(GatewayKafka.arguments(TestKafka.uniquePrefix())));
-		args.add("--streamgate.egress.allowed-cidrs=127.0.0.1/32");
-		gateway = RunningGateway.start(args.toArray(String[]::new));
+		gateway = RunningGateway.start(GatewayKafka.loopbackArguments());
 	}
 
 	@AfterAll

@@ -41,6 +41,18 @@ public final class GatewayKafka {
 	}
 
 	/**
+	 * Arguments for a gateway started in this JVM on the shared broker with a fresh topic
+	 * prefix, allowed to reach this machine's loopback address (test endpoints, sources
+	 * and brokers).
+	 * @return the arguments
+	 */
+	public static String[] loopbackArguments() {
+		List<String> args = new ArrayList<>(List.of(arguments(TestKafka.uniquePrefix())));
+		args.add("--streamgate.egress.allowed-cidrs=127.0.0.1/32");
+		return args.toArray(String[]::new);
+	}
+
+	/**
 	 * Arguments for a {@link GatewayProcess} on the shared broker with a fresh topic
 	 * prefix, allowed to reach this machine's loopback address (test endpoints and
 	 * brokers).
@@ -48,9 +60,8 @@ public final class GatewayKafka {
 	 * @return the arguments
 	 */
 	public static String[] processArguments(Path dir) {
-		List<String> args = new ArrayList<>(List.of(arguments(TestKafka.uniquePrefix())));
+		List<String> args = new ArrayList<>(List.of(loopbackArguments()));
 		args.remove("--server.port=0");
-		args.add("--streamgate.egress.allowed-cidrs=127.0.0.1/32");
 		args.add("--streamgate.embedded-kafka.data-dir=" + dir.resolve("unused"));
 		return args.toArray(String[]::new);
 	}

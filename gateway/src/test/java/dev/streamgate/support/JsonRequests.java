@@ -64,8 +64,15 @@ public interface JsonRequests {
 		return URI.create(baseUrl() + uri);
 	}
 
-	private static String send(WebTestClient.RequestBodySpec request, String json, int status) {
-		return request.bodyValue(json)
+	/**
+	 * Sends a request with a body and checks the status.
+	 * @param request the request, its URI and headers set
+	 * @param body the body
+	 * @param status the status expected
+	 * @return the answer's body
+	 */
+	static String send(WebTestClient.RequestBodySpec request, String body, int status) {
+		return request.bodyValue(body)
 			.exchange()
 			.expectStatus()
 			.isEqualTo(status)

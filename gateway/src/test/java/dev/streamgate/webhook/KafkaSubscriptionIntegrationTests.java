@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
@@ -18,16 +17,13 @@ import jakarta.json.JsonValue;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import dev.streamgate.support.BrokerProcess;
 import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.KafkaRecords;
 import dev.streamgate.support.GatewayProcess;
 import dev.streamgate.support.TestKafka;
 
@@ -215,27 +211,10 @@ class KafkaSubscriptionIntegrationTests {
 	}
 
 	private static List<ConsumerRecord<String, String>> read(String bootstrapServers, String topic) {
-		Properties config = new Properties();
-		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-		try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
-				new StringDeserializer())) {
-			List<TopicPartition> partitions = consumer.partitionsFor(topic)
-				.stream()
-				.map((info) -> new TopicPartition(topic, info.partition()))
-				.toList();
-			consumer.assign(partitions);
-			consumer.seekToBeginning(partitions);
-			Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-			List<ConsumerRecord<String, String>> records = new ArrayList<>();
-			long deadline = System.currentTimeMillis() + 10_000;
-			while (partitions.stream().anyMatch((p) -> consumer.position(p) < ends.get(p))
-					&& System.currentTimeMillis() < deadline) {
-				consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-			}
-			// One streamgate topic is one key: all its records are in one partition.
-			assertThat(records.stream().map(ConsumerRecord::partition).distinct()).hasSizeLessThanOrEqualTo(1);
-			return records;
-		}
+		List<ConsumerRecord<String, String>> records = KafkaRecords.readAll(bootstrapServers, topic);
+		// One streamgate topic is one key: all its records are in one partition.
+		assertThat(records.stream().map(ConsumerRecord::partition).distinct()).hasSizeLessThanOrEqualTo(1);
+		return records;
 	}
 
 	private static String header(ConsumerRecord<String, String> record, String name) {

@@ -200,17 +200,7 @@ class WebhookOAuthIntegrationTests {
 	}
 
 	private static String post(String uri, String json, int status) {
-		return gateway.client()
-			.post()
-			.uri(uri)
-			.contentType(MediaType.APPLICATION_JSON)
-			.bodyValue(json)
-			.exchange()
-			.expectStatus()
-			.isEqualTo(status)
-			.expectBody(String.class)
-			.returnResult()
-			.getResponseBody();
+		return gateway.post(uri, json, status);
 	}
 
 	private static void patch(String uri, String json, int status) {
@@ -225,7 +215,7 @@ class WebhookOAuthIntegrationTests {
 	}
 
 	private static String get(String uri) {
-		return gateway.client().get().uri(uri).exchange().expectBody(String.class).returnResult().getResponseBody();
+		return gateway.get(uri);
 	}
 
 	private static JsonValue parse(String json) {

@@ -40,7 +40,8 @@ import dev.streamgate.core.problem.StreamgateException;
  * event takes the attributes it came with, and those it lacks from streamgate: id
  * {@code <topic>:<cursor>}, source {@code /streamgate/topics/<topic>}, type
  * {@code dev.streamgate.<event|snapshot|patch|problem>}, time its publication time; the
- * {@code streamgatecursor} extension carries its cursor.
+ * {@code streamgatecursor} extension carries its cursor, the {@code traceparent} and
+ * {@code tracestate} extensions (distributed tracing) the trace it was published in.
  */
 public final class CloudEvents {
 
@@ -218,6 +219,12 @@ public final class CloudEvents {
 			.withData(data)
 			.withExtension(CURSOR_EXTENSION, cursor);
 		kept.forEach((name, value) -> {
+			if (name.equals("traceparent") || name.equals("tracestate")) {
+				// The CloudEvents distributed tracing extension: the trace it was
+				// published in.
+				builder.withExtension(name, value);
+				return;
+			}
 			String attribute = name.startsWith(KAFKA_PREFIX) ? name.substring(KAFKA_PREFIX.length()) : null;
 			if (attribute == null
 					|| List.of("id", "source", "type", "time", "specversion", "datacontenttype").contains(attribute)) {

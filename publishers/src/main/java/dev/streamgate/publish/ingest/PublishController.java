@@ -3,7 +3,9 @@ package dev.streamgate.publish.ingest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -15,6 +17,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -42,6 +45,7 @@ import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
 import dev.streamgate.core.topic.PayloadType;
+import dev.streamgate.core.trace.EventTracing;
 import dev.streamgate.core.topic.PublisherType;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicStore;
@@ -74,6 +78,8 @@ public class PublishController {
 
 	private final EventTypeCounts typeCounts;
 
+	private final EventTracing tracing;
+
 	private final MeterRegistry meters;
 
 	private final InFlightPublications inFlight;
@@ -81,8 +87,10 @@ public class PublishController {
 	private final Counter overloaded;
 
 	public PublishController(TopicStore topics, EventPublisher publisher, IngestProperties properties,
-			IdempotencyKeys idempotencyKeys, EventTypeCounts typeCounts, MeterRegistry meters) {
+			IdempotencyKeys idempotencyKeys, EventTypeCounts typeCounts, ObjectProvider<EventTracing> tracing,
+			MeterRegistry meters) {
 		this.topics = topics;
+		this.tracing = tracing.getIfAvailable(() -> EventTracing.NONE);
 		this.typeCounts = typeCounts;
 		this.publisher = publisher;
 		this.properties = properties;
@@ -181,14 +189,32 @@ public class PublishController {
 			.flatMap((body) -> {
 				List<CloudEvents.Publication> publications = PublicationReader.read(topic, form, body,
 						exchange.getRequest().getHeaders(), attributes);
+				// A retry comes with another trace context: the fingerprint leaves it
+				// out.
+				List<CloudEvents.Publication> traced = traced(publications, this.tracing.publication(exchange));
 				if (idempotencyKey == null) {
-					return publish(topic, publications, form.isBatch()).map((response) -> accepted(response, false));
+					return publish(topic, traced, form.isBatch()).map((response) -> accepted(response, false));
 				}
 				return this.idempotencyKeys
 					.answer(topicId, idempotencyKey, fingerprint(body, publications),
-							() -> publish(topic, publications, form.isBatch()))
+							() -> publish(topic, traced, form.isBatch()))
 					.map((answer) -> accepted(answer.response(), answer.replayed()));
 			});
+	}
+
+	/** Each publication keeps the trace context of the request that published it. */
+	private static List<CloudEvents.Publication> traced(List<CloudEvents.Publication> publications,
+			Map<String, String> trace) {
+		if (trace.isEmpty()) {
+			return publications;
+		}
+		return publications.stream().map((publication) -> {
+			EventAttributes attributes = publication.attributes();
+			Map<String, String> headers = new LinkedHashMap<>(attributes.headers());
+			headers.putAll(trace);
+			return new CloudEvents.Publication(publication.data(),
+					new EventAttributes(attributes.type(), attributes.key(), headers));
+		}).toList();
 	}
 
 	/**

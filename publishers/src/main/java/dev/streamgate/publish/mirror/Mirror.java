@@ -22,6 +22,7 @@ import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
+import dev.streamgate.core.event.EventAttributes;
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.OutgoingEvent;
@@ -38,6 +39,7 @@ import dev.streamgate.core.topic.PollerStatus.LastPoll;
 import dev.streamgate.core.topic.PublisherType;
 import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.Topic;
+import dev.streamgate.core.trace.EventTracing;
 import dev.streamgate.core.topic.TopicStore;
 
 /**
@@ -276,7 +278,19 @@ final class Mirror implements LeasedTopics.Worker {
 		data.add("timestamp", record.timestamp().toString());
 		data.add("partition", record.partition());
 		data.add("offset", record.offset());
-		return new OutgoingEvent(EventType.EVENT, JsonPatches.write(data.build()));
+		return new OutgoingEvent(EventType.EVENT, JsonPatches.write(data.build()), traceOf(record));
+	}
+
+	/** The trace a source record was produced in (W3C headers) goes on with its event. */
+	private static EventAttributes traceOf(SourceRecord record) {
+		Map<String, String> trace = new LinkedHashMap<>();
+		for (Map.Entry<String, String> header : record.headers()) {
+			if ((EventTracing.TRACEPARENT.equals(header.getKey()) || EventTracing.TRACESTATE.equals(header.getKey()))
+					&& header.getValue() != null) {
+				trace.put(header.getKey(), header.getValue());
+			}
+		}
+		return trace.isEmpty() ? EventAttributes.NONE : new EventAttributes(null, null, trace);
 	}
 
 	/** The headers by name, a name that comes more than once with its values in order. */

@@ -24,6 +24,20 @@ public record Delivery(String messageId, String type, Instant publishedAt, byte[
 		Map<String, String> headers) {
 
 	/**
+	 * This delivery with more headers of its own.
+	 * @param more the headers (a trace context)
+	 * @return the delivery
+	 */
+	public Delivery withHeaders(Map<String, String> more) {
+		if (more.isEmpty()) {
+			return this;
+		}
+		Map<String, String> all = new java.util.LinkedHashMap<>(this.headers);
+		all.putAll(more);
+		return new Delivery(this.messageId, this.type, this.publishedAt, this.body, this.contentType, all);
+	}
+
+	/**
 	 * A delivery of a streamgate envelope.
 	 * @param messageId the {@code webhook-id}
 	 * @param type the delivery type

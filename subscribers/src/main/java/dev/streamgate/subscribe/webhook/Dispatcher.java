@@ -31,6 +31,7 @@ import dev.streamgate.core.patch.DocumentView;
 import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
+import dev.streamgate.core.trace.EventTracing;
 import dev.streamgate.core.webhook.Attempt;
 import dev.streamgate.core.webhook.AttemptLog;
 import dev.streamgate.core.webhook.DeliveryState;
@@ -65,6 +66,9 @@ final class Dispatcher {
 
 	/** The part as the endpoint has it, {@code null} while unknown (views only). */
 	private JsonValue part;
+
+	/** The trace context of the event being delivered. */
+	private Map<String, String> eventTrace = Map.of();
 
 	private final Services services;
 
@@ -167,6 +171,7 @@ final class Dispatcher {
 
 	/** A new epoch of a snapshot mode starts with the document as it stands. */
 	private Mono<Void> openingSnapshot(Cursor cursor, SnapshotDocument loaded) {
+		this.eventTrace = Map.of();
 		if (loaded.document() == null) {
 			this.state = new DeliveryState(this.state.epoch(), this.state.cursor(), true, this.state.failingSince(),
 					this.state.delivered(), this.state.failed());
@@ -187,6 +192,7 @@ final class Dispatcher {
 		}
 		Cursor after = Cursor.parse(this.state.cursor(), this.topic.partitions())
 			.after(event.partition(), event.offset());
+		this.eventTrace = event.attributes().headers();
 		if (!this.selection.selectsAll() && !this.selection.accepts(event, () -> this.feed.filterVariables(event))) {
 			// Not asked for: passed, the cursor moves on (committed with the next
 			// commit).
@@ -296,44 +302,52 @@ final class Dispatcher {
 		});
 	}
 
-	private Mono<Outcome> attempt(Delivery delivery, int number) {
+	private Mono<Outcome> attempt(Delivery untraced, int number) {
 		Instant at = this.services.clock().instant();
-		return this.services.sender().send(this.webhook, delivery).flatMap((result) -> {
-			if (result.isSuccess()) {
-				this.services.metrics()
-					.delivered(this.topic.id(),
-							Duration.between(delivery.publishedAt(), this.services.clock().instant()));
-				return record(delivery, number, at, result, Outcome.DELIVERED);
-			}
-			Instant now = this.services.clock().instant();
-			boolean wasFailing = this.state.failingSince() != null;
-			this.state = this.state.failing(now);
-			if (!wasFailing) {
-				// The cursor stays; committed now, the topic's status (and the console)
-				// shows the webhook failing while it retries, not once the event is done.
-				commit(this.state);
-			}
-			if (result.statusCode() != null && result.statusCode() == 410) {
-				return disable("the endpoint answered 410 Gone")
-					.then(record(delivery, number, at, result, Outcome.DISABLED));
-			}
-			Instant failingSince = later(this.state.failingSince(), this.webhook.updatedAt());
-			Duration disableAfter = this.services.properties().disableAfter();
-			if (!failingSince.plus(disableAfter).isAfter(now)) {
-				return disable("no successful delivery since " + failingSince + " (streamgate.webhook.disable-after "
-						+ disableAfter + ")")
-					.then(record(delivery, number, at, result, Outcome.DISABLED));
-			}
-			List<Duration> schedule = this.services.properties().retrySchedule();
-			if (number > schedule.size()) {
-				return record(delivery, number, at, result, Outcome.FAILED);
-			}
-			Duration delay = delay(schedule.get(number - 1), result);
-			return record(delivery, number, at, result, Outcome.RETRYING).then(Mono.delay(delay)
-				.doOnSubscribe((s) -> this.services.metrics().retryWaiting())
-				.doFinally((s) -> this.services.metrics().retryDone())
-				.then(Mono.defer(() -> attempt(delivery, number + 1))));
-		});
+		// Each attempt is a span in the trace the event was published in.
+		EventTracing.Span span = this.services.tracing().delivery("deliver " + this.topic.id(), this.eventTrace);
+		Delivery delivery = untraced.withHeaders(span.headers());
+		return this.services.sender()
+			.send(this.webhook, delivery)
+			.doOnNext((result) -> span.end(result.error()))
+			.flatMap((result) -> {
+				if (result.isSuccess()) {
+					this.services.metrics()
+						.delivered(this.topic.id(),
+								Duration.between(delivery.publishedAt(), this.services.clock().instant()));
+					return record(delivery, number, at, result, Outcome.DELIVERED);
+				}
+				Instant now = this.services.clock().instant();
+				boolean wasFailing = this.state.failingSince() != null;
+				this.state = this.state.failing(now);
+				if (!wasFailing) {
+					// The cursor stays; committed now, the topic's status (and the
+					// console)
+					// shows the webhook failing while it retries, not once the event is
+					// done.
+					commit(this.state);
+				}
+				if (result.statusCode() != null && result.statusCode() == 410) {
+					return disable("the endpoint answered 410 Gone")
+						.then(record(delivery, number, at, result, Outcome.DISABLED));
+				}
+				Instant failingSince = later(this.state.failingSince(), this.webhook.updatedAt());
+				Duration disableAfter = this.services.properties().disableAfter();
+				if (!failingSince.plus(disableAfter).isAfter(now)) {
+					return disable("no successful delivery since " + failingSince
+							+ " (streamgate.webhook.disable-after " + disableAfter + ")")
+						.then(record(delivery, number, at, result, Outcome.DISABLED));
+				}
+				List<Duration> schedule = this.services.properties().retrySchedule();
+				if (number > schedule.size()) {
+					return record(delivery, number, at, result, Outcome.FAILED);
+				}
+				Duration delay = delay(schedule.get(number - 1), result);
+				return record(delivery, number, at, result, Outcome.RETRYING).then(Mono.delay(delay)
+					.doOnSubscribe((s) -> this.services.metrics().retryWaiting())
+					.doFinally((s) -> this.services.metrics().retryDone())
+					.then(Mono.defer(() -> attempt(delivery, number + 1))));
+			});
 	}
 
 	/**
@@ -400,7 +414,8 @@ final class Dispatcher {
 	 * @param clock the clock
 	 */
 	record Services(WebhookSender sender, SnapshotDocuments documents, DeliveryStates states, WebhookStore webhooks,
-			AttemptLog attempts, WebhookProperties properties, WebhookMetrics metrics, Clock clock) {
+			AttemptLog attempts, WebhookProperties properties, WebhookMetrics metrics, Clock clock,
+			EventTracing tracing) {
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -15,6 +16,7 @@ import dev.streamgate.core.event.SnapshotDocuments;
 import dev.streamgate.core.lease.Leases;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
+import dev.streamgate.core.trace.EventTracing;
 import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.webhook.AttemptLog;
 import dev.streamgate.core.webhook.DeliveryStates;
@@ -41,9 +43,11 @@ public class WebhookConfiguration {
 	@ConditionalOnRole(Role.WEBHOOK)
 	Dispatchers webhookDispatchers(TopicStore topicStore, WebhookStore webhookStore, DeliveryStates deliveryStates,
 			AttemptLog attemptLog, Leases leases, TopicFollowers topicFollowers, SnapshotDocuments snapshotDocuments,
-			WebhookSender webhookSender, WebhookProperties properties, MeterRegistry meters) {
+			WebhookSender webhookSender, WebhookProperties properties, MeterRegistry meters,
+			ObjectProvider<EventTracing> tracing) {
 		Dispatcher.Services services = new Dispatcher.Services(webhookSender, snapshotDocuments, deliveryStates,
-				webhookStore, attemptLog, properties, new WebhookMetrics(meters, webhookStore), Clock.systemUTC());
+				webhookStore, attemptLog, properties, new WebhookMetrics(meters, webhookStore), Clock.systemUTC(),
+				tracing.getIfAvailable(() -> EventTracing.NONE));
 		return new Dispatchers(topicStore, leases, new TopicFeeds(topicFollowers), services);
 	}
 

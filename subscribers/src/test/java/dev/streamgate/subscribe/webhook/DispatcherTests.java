@@ -30,6 +30,7 @@ import dev.streamgate.core.support.SchedulerClock;
 import dev.streamgate.core.topic.MemoryTopicStore;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
+import dev.streamgate.core.trace.EventTracing;
 import dev.streamgate.core.webhook.Attempt;
 import dev.streamgate.core.webhook.DeliveryState;
 import dev.streamgate.core.webhook.MemoryAttemptLog;
@@ -94,7 +95,7 @@ class DispatcherTests {
 				meters);
 		TopicFeed feed = new TopicFeeds(followers).acquire(this.topic);
 		Dispatcher.Services services = new Dispatcher.Services(this.endpoint, documents, this.states, this.webhooks,
-				this.attempts, properties, new WebhookMetrics(meters, this.webhooks), this.clock);
+				this.attempts, properties, new WebhookMetrics(meters, this.webhooks), this.clock, EventTracing.NONE);
 		this.dispatcher = new Dispatcher(this.webhook, this.topic, DeliveryState.start(this.webhook), feed, services);
 		this.dispatcher.start();
 		return this.dispatcher;

@@ -1,0 +1,133 @@
+package dev.streamgate.trace;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.cloudevents.CloudEvent;
+import io.cloudevents.jackson.JsonFormat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+
+import dev.streamgate.bench.sink.WebhookSink;
+import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.JsonRequests;
+import dev.streamgate.support.RunningGateway;
+import dev.streamgate.support.Sse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * W3C trace context from a publish request to the webhook request that delivers the
+ * event, through Kafka: the publication's span (the HTTP server span, a child of the
+ * caller's {@code traceparent}) is kept with the event, each delivery is a span of the
+ * same trace whose context the webhook receives, a stream in CloudEvents form shows it
+ * (the distributed tracing extension), and the spans are exported with OTLP to the
+ * configured endpoint.
+ */
+class TraceContextIntegrationTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(30);
+
+	private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+
+	private static final String CALLER_SPAN = "00f067aa0ba902b7";
+
+	private static final Pattern TRACEPARENT = Pattern.compile("00-([0-9a-f]{32})-([0-9a-f]{16})-01");
+
+	private static final List<byte[]> exported = new CopyOnWriteArrayList<>();
+
+	private static DisposableServer collector;
+
+	private static WebhookSink sink;
+
+	private static RunningGateway gateway;
+
+	@BeforeAll
+	static void start() {
+		collector = HttpServer.create()
+			.host("127.0.0.1")
+			.port(0)
+			.route((routes) -> routes.post("/v1/traces",
+					(request, response) -> request.receive()
+						.aggregate()
+						.asByteArray()
+						.doOnNext(exported::add)
+						.then(response.status(200).send())))
+			.bindNow();
+		sink = WebhookSink.start("127.0.0.1", 0);
+		List<String> args = new ArrayList<>(List.of(GatewayKafka.loopbackArguments()));
+		args.add("--management.tracing.sampling.probability=1.0");
+		args.add("--management.opentelemetry.tracing.export.otlp.endpoint=http://127.0.0.1:" + collector.port()
+				+ "/v1/traces");
+		gateway = RunningGateway.start(args.toArray(String[]::new));
+	}
+
+	@AfterAll
+	static void stop() {
+		gateway.close();
+		sink.close();
+		collector.disposeNow();
+	}
+
+	@Test
+	void theTraceOfAPublishRequestReachesTheWebhookRequestThatDeliversTheEvent() {
+		gateway.post("/api/v1/topics", "{\"id\":\"traced\"}", 201);
+		sink.endpoint("traced", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+		gateway.post("/api/v1/topics/traced/webhooks", "{\"url\":\"" + sink.url("traced") + "\"}", 201);
+		List<ServerSentEvent<String>> streamed = new Sse(gateway.baseUrl()).takeAfter(
+				"/api/v1/stream/traced?format=cloudevents", null, 1,
+				() -> JsonRequests.send(gateway.client()
+					.post()
+					.uri("/api/v1/publish/traced")
+					.contentType(MediaType.APPLICATION_JSON)
+					.header("traceparent", "00-" + TRACE_ID + "-" + CALLER_SPAN + "-01"), "{\"n\":1}", 202));
+		// The event was published in the publish request's span, of the caller's trace.
+		CloudEvent event = new JsonFormat().deserialize(streamed.get(0).data().getBytes(StandardCharsets.UTF_8));
+		Matcher published = TRACEPARENT.matcher(String.valueOf(event.getExtension("traceparent")));
+		assertThat(published.matches()).as("traceparent extension %s", event.getExtension("traceparent")).isTrue();
+		assertThat(published.group(1)).isEqualTo(TRACE_ID);
+		String publishSpan = published.group(2);
+		assertThat(publishSpan).isNotEqualTo(CALLER_SPAN);
+		// The webhook request: the same trace, a span of its own (the delivery's).
+		await().atMost(WAIT).until(() -> !sink.endpoint("traced").received().isEmpty());
+		String received = sink.endpoint("traced").received().get(0).headers().get("traceparent");
+		Matcher delivered = TRACEPARENT.matcher(String.valueOf(received));
+		assertThat(delivered.matches()).as("webhook traceparent %s", received).isTrue();
+		assertThat(delivered.group(1)).isEqualTo(TRACE_ID);
+		String deliverySpan = delivered.group(2);
+		assertThat(deliverySpan).isNotIn(CALLER_SPAN, publishSpan);
+		// Both spans went to the OTLP endpoint (their ids, as bytes, in the exported
+		// protobuf).
+		await().atMost(WAIT)
+			.until(() -> contains(HexFormat.of().parseHex(TRACE_ID)) && contains(HexFormat.of().parseHex(publishSpan))
+					&& contains(HexFormat.of().parseHex(deliverySpan)));
+	}
+
+	private static boolean contains(byte[] id) {
+		for (byte[] request : exported) {
+			for (int i = 0; i + id.length <= request.length; i++) {
+				int j = 0;
+				while (j < id.length && request[i + j] == id[j]) {
+					j++;
+				}
+				if (j == id.length) {
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+
+}
