@@ -15,9 +15,9 @@ import dev.streamgate.core.trace.EventTracing;
 /**
  * {@link EventTracing} with Micrometer Tracing (OpenTelemetry underneath): a publication
  * keeps the context of the HTTP server span of its request (the WebFlux observation, a
- * child of the caller's {@code traceparent}); a delivery is a span of its own, a child of
- * the context its event was published in, whose context goes out in the delivery's
- * headers.
+ * child of the caller's {@code traceparent}); a delivery, and the fan-out of an event on
+ * a node, are spans of their own, children of the context the event was published in (a
+ * delivery's context goes out in its headers); a poll is a trace of its own.
  */
 final class MicrometerEventTracing implements EventTracing {
 
@@ -41,10 +41,10 @@ final class MicrometerEventTracing implements EventTracing {
 	}
 
 	@Override
-	public Span delivery(String name, Map<String, String> eventHeaders) {
-		io.micrometer.tracing.Span.Builder builder = eventHeaders.containsKey(TRACEPARENT)
-				? this.propagator.extract(eventHeaders, Map::get) : this.tracer.spanBuilder();
-		io.micrometer.tracing.Span span = builder.name(name).kind(io.micrometer.tracing.Span.Kind.PRODUCER).start();
+	public Span span(String name, Map<String, String> parentHeaders) {
+		io.micrometer.tracing.Span.Builder builder = parentHeaders.containsKey(TRACEPARENT)
+				? this.propagator.extract(parentHeaders, Map::get) : this.tracer.spanBuilder().setNoParent();
+		io.micrometer.tracing.Span span = builder.name(name).start();
 		Map<String, String> headers = inject(span.context());
 		return new Span() {
 

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
+import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
 
@@ -59,12 +60,17 @@ class TraceContextIntegrationTests {
 		collector = HttpServer.create()
 			.host("127.0.0.1")
 			.port(0)
-			.route((routes) -> routes.post("/v1/traces",
-					(request, response) -> request.receive()
-						.aggregate()
-						.asByteArray()
-						.doOnNext(exported::add)
-						.then(response.status(200).send())))
+			.route((routes) -> routes
+				.post("/v1/traces",
+						(request, response) -> request.receive()
+							.aggregate()
+							.asByteArray()
+							.doOnNext(exported::add)
+							.then(response.status(200).send()))
+				// A source for a poller.
+				.get("/doc",
+						(request, response) -> response.header("Content-Type", "application/json")
+							.sendString(Mono.just("{\"n\":1}"))))
 			.bindNow();
 		sink = WebhookSink.start("127.0.0.1", 0);
 		List<String> args = new ArrayList<>(List.of(GatewayKafka.loopbackArguments()));
@@ -113,6 +119,21 @@ class TraceContextIntegrationTests {
 		await().atMost(WAIT)
 			.until(() -> contains(HexFormat.of().parseHex(TRACE_ID)) && contains(HexFormat.of().parseHex(publishSpan))
 					&& contains(HexFormat.of().parseHex(deliverySpan)));
+		// The spans of the event's fan-out and delivery on this node, by their names.
+		await().atMost(WAIT).until(() -> contains(bytes("fan-out traced")) && contains(bytes("deliver traced")));
+	}
+
+	@Test
+	void eachPollIsASpan() {
+		gateway.post("/api/v1/topics",
+				"{\"id\":\"traced-poll\",\"payloadType\":\"snapshot\",\"publisher\":{\"type\":\"http-poller\","
+						+ "\"url\":\"http://127.0.0.1:" + collector.port() + "/doc\",\"pollingPeriod\":\"PT0.5S\"}}",
+				201);
+		await().atMost(WAIT).until(() -> contains(bytes("poll traced-poll")));
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
 	private static boolean contains(byte[] id) {

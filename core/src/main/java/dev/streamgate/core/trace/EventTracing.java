@@ -28,7 +28,7 @@ public interface EventTracing {
 		}
 
 		@Override
-		public Span delivery(String name, Map<String, String> eventHeaders) {
+		public Span span(String name, Map<String, String> parentHeaders) {
 			return Span.NONE;
 		}
 
@@ -43,13 +43,13 @@ public interface EventTracing {
 	Map<String, String> publication(ServerWebExchange exchange);
 
 	/**
-	 * Starts the span of one delivery of an event.
+	 * Starts a span: a delivery of an event, the fan-out of an event, a poll.
 	 * @param name the span's name
-	 * @param eventHeaders the event's headers, with the trace context it was published
-	 * in, if any
+	 * @param parentHeaders headers with the trace context it belongs to (an event's), or
+	 * none for a trace of its own
 	 * @return the started span
 	 */
-	Span delivery(String name, Map<String, String> eventHeaders);
+	Span span(String name, Map<String, String> parentHeaders);
 
 	/** A span under way. */
 	interface Span {

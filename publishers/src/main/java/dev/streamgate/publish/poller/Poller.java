@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
 
@@ -31,6 +32,7 @@ import dev.streamgate.core.topic.PublisherType;
 import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.trace.EventTracing;
 import dev.streamgate.publish.poller.SourceClient.Fetch;
 import dev.streamgate.publish.poller.SourceClient.Validators;
 
@@ -84,8 +86,16 @@ final class Poller {
 
 	private boolean lastEventLoaded;
 
+	private final EventTracing tracing;
+
 	Poller(String topicId, TopicStore topics, Source client, EventPublisher publisher, MeterRegistry meters,
 			Clock clock) {
+		this(topicId, topics, client, publisher, meters, clock, EventTracing.NONE);
+	}
+
+	Poller(String topicId, TopicStore topics, Source client, EventPublisher publisher, MeterRegistry meters,
+			Clock clock, EventTracing tracing) {
+		this.tracing = tracing;
 		this.topicId = topicId;
 		this.topics = topics;
 		this.client = client;
@@ -179,6 +189,7 @@ final class Poller {
 		Publisher source = topic.publisher();
 		Validators sent = Objects.equals(this.validatorsFor, source) ? this.validators : Validators.NONE;
 		long startNanos = System.nanoTime();
+		EventTracing.Span span = this.tracing.span("poll " + this.topicId, Map.of());
 		return this.client.fetch(source, sent)
 			.flatMap((fetch) -> fetch.notModified() ? Mono.just(Result.NOT_MODIFIED) : publish(topic, fetch))
 			.doOnNext((result) -> recovered(topic))
@@ -200,6 +211,7 @@ final class Poller {
 					.register(this.meters)
 					.increment();
 				this.lastPoll = new LastPoll(started, result.outcome(), took, result.detail());
+				span.end("failed".equals(result.outcome()) ? result.detail() : null);
 				return started;
 			});
 	}

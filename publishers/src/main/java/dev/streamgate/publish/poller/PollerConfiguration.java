@@ -4,6 +4,7 @@ import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -14,6 +15,7 @@ import dev.streamgate.core.oauth.AccessTokens;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
 import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.trace.EventTracing;
 
 /**
  * Wires the poller role.
@@ -25,12 +27,14 @@ public class PollerConfiguration {
 
 	@Bean
 	Pollers pollers(TopicStore topicStore, Leases leases, EgressGuard egressGuard, EventPublisher eventPublisher,
-			PollerProperties properties, MeterRegistry meters, AccessTokens accessTokens) {
+			PollerProperties properties, MeterRegistry meters, AccessTokens accessTokens,
+			ObjectProvider<EventTracing> tracing) {
 		// Sources see which node polls them, which makes double polling visible in their
 		// logs.
 		String userAgent = "streamgate-poller/1 (node " + UUID.randomUUID().toString().substring(0, 8) + ")";
 		SourceClient client = new SourceClient(egressGuard, properties, userAgent, accessTokens);
-		return new Pollers(topicStore, leases, client, eventPublisher, meters);
+		return new Pollers(topicStore, leases, client, eventPublisher, meters,
+				tracing.getIfAvailable(() -> EventTracing.NONE));
 	}
 
 }

@@ -13,6 +13,7 @@ import dev.streamgate.core.lease.Leases;
 import dev.streamgate.core.topic.PollerStatus;
 import dev.streamgate.core.topic.PublisherType;
 import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.trace.EventTracing;
 
 /**
  * Runs the pollers of the {@code http-poller} topics this node owns in the
@@ -24,7 +25,8 @@ public class Pollers implements SmartLifecycle, PollerStatus {
 
 	private final LeasedTopics<Running> pollers;
 
-	Pollers(TopicStore topics, Leases leases, SourceClient client, EventPublisher publisher, MeterRegistry meters) {
+	Pollers(TopicStore topics, Leases leases, SourceClient client, EventPublisher publisher, MeterRegistry meters,
+			EventTracing tracing) {
 		this.pollers = new LeasedTopics<>("pollers", topics, leases,
 				(topic) -> topic.publisher().type() == PublisherType.HTTP_POLLER, (stored) -> {
 					String id = stored.topic().id();
@@ -33,7 +35,7 @@ public class Pollers implements SmartLifecycle, PollerStatus {
 					// is loaded from the log again, then kept while this node is its only
 					// writer.
 					publisher.forget(id);
-					Poller poller = new Poller(id, topics, client, publisher, meters, Clock.systemUTC());
+					Poller poller = new Poller(id, topics, client, publisher, meters, Clock.systemUTC(), tracing);
 					poller.start();
 					return new Running(poller, () -> publisher.forget(id));
 				});

@@ -2,6 +2,7 @@ package dev.streamgate.subscribe.follow;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -10,6 +11,7 @@ import dev.streamgate.core.event.EventTail;
 import dev.streamgate.core.event.MemoryBudget;
 import dev.streamgate.core.event.SnapshotDocuments;
 import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.trace.EventTracing;
 
 /**
  * Wires the topic followers every subscriber channel shares.
@@ -20,9 +22,10 @@ public class FollowConfiguration {
 
 	@Bean
 	TopicFollowers topicFollowers(EventLog eventLog, EventTail eventTail, SnapshotDocuments snapshotDocuments,
-			TopicStore topicStore, FollowProperties properties, MemoryBudget recentEventsBudget, MeterRegistry meters) {
+			TopicStore topicStore, FollowProperties properties, MemoryBudget recentEventsBudget, MeterRegistry meters,
+			ObjectProvider<EventTracing> tracing) {
 		return new TopicFollowers(eventLog, eventTail, snapshotDocuments, topicStore, properties, recentEventsBudget,
-				meters);
+				meters, tracing.getIfAvailable(() -> EventTracing.NONE));
 	}
 
 }

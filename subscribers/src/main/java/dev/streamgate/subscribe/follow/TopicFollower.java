@@ -36,6 +36,7 @@ import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
+import dev.streamgate.core.trace.EventTracing;
 
 /**
  * One topic followed on this node for all its subscribers, whatever their channel: it
@@ -84,6 +85,8 @@ public final class TopicFollower implements EventTail.Listener {
 
 	private final List<Event> early = new ArrayList<>();
 
+	private final EventTracing tracing;
+
 	/** The parts of the document that view subscribers asked for (snapshot topics). */
 	private final DocumentViews views = new DocumentViews();
 
@@ -118,6 +121,12 @@ public final class TopicFollower implements EventTail.Listener {
 
 	TopicFollower(Topic topic, EventLog log, SnapshotDocuments documents, FollowProperties properties,
 			MemoryBudget budget, Consumer<String> onSlow) {
+		this(topic, log, documents, properties, budget, onSlow, EventTracing.NONE);
+	}
+
+	TopicFollower(Topic topic, EventLog log, SnapshotDocuments documents, FollowProperties properties,
+			MemoryBudget budget, Consumer<String> onSlow, EventTracing tracing) {
+		this.tracing = tracing;
 		this.topic = topic;
 		this.cursors = CursorFormat.of(topic);
 		this.log = log;
@@ -251,6 +260,17 @@ public final class TopicFollower implements EventTail.Listener {
 	}
 
 	private void dispatch(Event event) {
+		// A span in the trace the event was published in: its fan-out on this node.
+		EventTracing.Span span = this.tracing.span("fan-out " + this.topic.id(), event.attributes().headers());
+		try {
+			fanOutEvent(event);
+		}
+		finally {
+			span.end(null);
+		}
+	}
+
+	private void fanOutEvent(Event event) {
 		this.position = this.position.after(event.partition(), event.offset());
 		Followed followed = Followed.of(this.topic.id(), this.cursors.format(this.position), this.position, event);
 		Followed snapshotOnly = followed;

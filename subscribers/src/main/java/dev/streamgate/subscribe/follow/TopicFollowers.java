@@ -25,6 +25,7 @@ import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.topic.SubscriberCounts;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.trace.EventTracing;
 
 /**
  * The topics this node follows: one {@link TopicFollower} per topic, made for its first
@@ -36,6 +37,8 @@ import dev.streamgate.core.topic.TopicStore;
 public final class TopicFollowers implements SmartLifecycle {
 
 	private final EventLog log;
+
+	private final EventTracing tracing;
 
 	private final EventTail tail;
 
@@ -64,6 +67,23 @@ public final class TopicFollowers implements SmartLifecycle {
 
 	public TopicFollowers(EventLog log, EventTail tail, SnapshotDocuments documents, TopicStore topics,
 			FollowProperties properties, MemoryBudget budget, MeterRegistry meters) {
+		this(log, tail, documents, topics, properties, budget, meters, EventTracing.NONE);
+	}
+
+	/**
+	 * Followers whose events' fan-out is traced.
+	 * @param log the events
+	 * @param tail the node's event tail
+	 * @param documents snapshot topics' documents
+	 * @param topics the topics
+	 * @param properties what a follower keeps
+	 * @param budget the memory all followers' recent events share
+	 * @param meters the meters
+	 * @param tracing the tracing of events
+	 */
+	public TopicFollowers(EventLog log, EventTail tail, SnapshotDocuments documents, TopicStore topics,
+			FollowProperties properties, MemoryBudget budget, MeterRegistry meters, EventTracing tracing) {
+		this.tracing = tracing;
 		this.log = log;
 		this.tail = tail;
 		this.documents = documents;
@@ -160,7 +180,7 @@ public final class TopicFollowers implements SmartLifecycle {
 
 	private TopicFollower start(Topic topic) {
 		TopicFollower follower = new TopicFollower(topic, this.log, this.documents, this.properties, this.budget,
-				(channel) -> slowDisconnects(channel).increment());
+				(channel) -> slowDisconnects(channel).increment(), this.tracing);
 		this.gauges.put(topic.id(), this.channels.stream()
 			.map((channel) -> Gauge.builder("streamgate." + channel + ".clients", follower, (f) -> f.count(channel))
 				.description("Open " + channel + " subscriptions")

@@ -305,7 +305,7 @@ final class Dispatcher {
 	private Mono<Outcome> attempt(Delivery untraced, int number) {
 		Instant at = this.services.clock().instant();
 		// Each attempt is a span in the trace the event was published in.
-		EventTracing.Span span = this.services.tracing().delivery("deliver " + this.topic.id(), this.eventTrace);
+		EventTracing.Span span = this.services.tracing().span("deliver " + this.topic.id(), this.eventTrace);
 		Delivery delivery = untraced.withHeaders(span.headers());
 		return this.services.sender()
 			.send(this.webhook, delivery)
