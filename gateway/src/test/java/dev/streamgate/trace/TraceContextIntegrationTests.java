@@ -5,12 +5,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.cloudevents.CloudEvent;
 import io.cloudevents.jackson.JsonFormat;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,6 +27,8 @@ import reactor.netty.http.server.HttpServer;
 
 import dev.streamgate.bench.sink.WebhookSink;
 import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.KafkaRecords;
+import dev.streamgate.support.TestKafka;
 import dev.streamgate.support.JsonRequests;
 import dev.streamgate.support.RunningGateway;
 import dev.streamgate.support.Sse;
@@ -88,10 +95,18 @@ class TraceContextIntegrationTests {
 	}
 
 	@Test
-	void theTraceOfAPublishRequestReachesTheWebhookRequestThatDeliversTheEvent() {
+	void theTraceOfAPublishRequestReachesTheWebhookRequestThatDeliversTheEvent() throws Exception {
 		gateway.post("/api/v1/topics", "{\"id\":\"traced\"}", 201);
 		sink.endpoint("traced", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
 		gateway.post("/api/v1/topics/traced/webhooks", "{\"url\":\"" + sink.url("traced") + "\"}", 201);
+		String out = "traced-out-" + System.nanoTime();
+		try (Admin admin = Admin
+			.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()))) {
+			admin.createTopics(List.of(new NewTopic(out, 1, (short) 1))).all().get();
+		}
+		gateway.post("/api/v1/topics/traced/webhooks",
+				"{\"kafka\":{\"bootstrapServers\":\"" + TestKafka.bootstrapServers() + "\",\"topic\":\"" + out + "\"}}",
+				201);
 		List<ServerSentEvent<String>> streamed = new Sse(gateway.baseUrl()).takeAfter(
 				"/api/v1/stream/traced?format=cloudevents", null, 1,
 				() -> JsonRequests.send(gateway.client()
@@ -114,6 +129,16 @@ class TraceContextIntegrationTests {
 		assertThat(delivered.group(1)).isEqualTo(TRACE_ID);
 		String deliverySpan = delivered.group(2);
 		assertThat(deliverySpan).isNotIn(CALLER_SPAN, publishSpan);
+		// The Kafka subscription's record: the same trace, in its headers.
+		await().atMost(WAIT).until(() -> !KafkaRecords.readAll(TestKafka.bootstrapServers(), out).isEmpty());
+		Header header = KafkaRecords.readAll(TestKafka.bootstrapServers(), out)
+			.get(0)
+			.headers()
+			.lastHeader("traceparent");
+		assertThat(header).isNotNull();
+		Matcher written = TRACEPARENT.matcher(new String(header.value(), StandardCharsets.UTF_8));
+		assertThat(written.matches()).isTrue();
+		assertThat(written.group(1)).isEqualTo(TRACE_ID);
 		// Both spans went to the OTLP endpoint (their ids, as bytes, in the exported
 		// protobuf).
 		await().atMost(WAIT)
