@@ -10,6 +10,9 @@ import java.util.Map;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.http.HttpMessageFactory;
 import io.cloudevents.jackson.JsonFormat;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.AfterAll;
@@ -150,6 +153,48 @@ class CloudEventsIntegrationTests {
 		assertThat(made.getSource()).isEqualTo(URI.create("/streamgate/topics/ce-orders"));
 		assertThat(made.getType()).isEqualTo("order.noted");
 		assertThat(made.getExtension("streamgatecursor")).isEqualTo(cursor);
+	}
+
+	@Test
+	void kafkaSubscriptionsWriteStructuredOrBinaryCloudEvents() throws Exception {
+		gateway.post("/api/v1/topics", "{\"id\":\"ce-kafka\"}", 201);
+		String structured = "ce-structured-" + System.nanoTime();
+		String binary = "ce-binary-" + System.nanoTime();
+		try (Admin admin = Admin
+			.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()))) {
+			admin.createTopics(List.of(new NewTopic(structured, 1, (short) 1), new NewTopic(binary, 1, (short) 1)))
+				.all()
+				.get();
+		}
+		for (String[] target : List.of(new String[] { structured, "structured" }, new String[] { binary, "binary" })) {
+			gateway.post("/api/v1/topics/ce-kafka/webhooks",
+					"{\"cloudEvents\":\"" + target[1] + "\",\"kafka\":{\"bootstrapServers\":\""
+							+ TestKafka.bootstrapServers() + "\",\"topic\":\"" + target[0] + "\"}}",
+					201);
+		}
+		publish("ce-kafka", MediaType.parseMediaType("application/cloudevents+json"), Map.of(),
+				"{\"specversion\":\"1.0\",\"id\":\"K-1\",\"source\":\"/shop\",\"type\":\"order.created\","
+						+ "\"data\":{\"amount\":5}}",
+				202);
+		await().atMost(WAIT)
+			.until(() -> !KafkaRecords.readAll(TestKafka.bootstrapServers(), structured).isEmpty()
+					&& !KafkaRecords.readAll(TestKafka.bootstrapServers(), binary).isEmpty());
+		// Structured: the record's value is the CloudEvent, as the SDK reads it.
+		ConsumerRecord<String, String> whole = KafkaRecords.readAll(TestKafka.bootstrapServers(), structured).get(0);
+		assertThat(header(whole, "content-type")).startsWith("application/cloudevents+json");
+		CloudEvent event = FORMAT.deserialize(whole.value().getBytes(StandardCharsets.UTF_8));
+		assertThat(event.getId()).isEqualTo("K-1");
+		assertThat(event.getType()).isEqualTo("order.created");
+		assertThat(new String(event.getData().toBytes(), StandardCharsets.UTF_8)).isEqualTo("{\"amount\":5}");
+		// Binary: the value is the data, the attributes are ce_* headers (the Kafka
+		// binding).
+		ConsumerRecord<String, String> parts = KafkaRecords.readAll(TestKafka.bootstrapServers(), binary).get(0);
+		assertThat(parts.value()).isEqualTo("{\"amount\":5}");
+		assertThat(header(parts, "ce_id")).isEqualTo("K-1");
+		assertThat(header(parts, "ce_source")).isEqualTo("/shop");
+		assertThat(header(parts, "ce_type")).isEqualTo("order.created");
+		assertThat(header(parts, "ce_specversion")).isEqualTo("1.0");
+		assertThat(header(parts, "ce_streamgatecursor")).isNotEmpty();
 	}
 
 	@Test
