@@ -229,6 +229,19 @@ class KafkaMirrorIntegrationTests {
 				assertThat(gateway.get("/api/v1/topics/feed/status")).contains("1 records were not mirrored");
 				assertThat(gateway.get("/actuator/prometheus"))
 					.containsPattern("streamgate_mirror_records_invalid_total\\S* 3.0");
+				// A record produced in a trace: its event goes on in that trace (the
+				// CloudEvents form of a stream shows it).
+				String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+				ProducerRecord<String, String> traced = new ProducerRecord<>(events, "k", "{\"traced\":true}");
+				traced.headers().add(new RecordHeader("traceparent", traceparent.getBytes(StandardCharsets.UTF_8)));
+				producer.send(traced).get();
+				List<ServerSentEvent<String>> inTrace = sse
+					.stream("/api/v1/stream/feed?lastEventId=earliest&format=cloudevents", null)
+					.filter((event) -> event.data().contains("\"traced\":true"))
+					.take(1)
+					.collectList()
+					.block(Duration.ofSeconds(30));
+				assertThat(parse(inTrace.get(0).data()).asJsonObject().getString("traceparent")).isEqualTo(traceparent);
 			}
 
 			// A source that goes away is a problem and a failed status, not a silent
