@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -57,6 +58,9 @@ public final class CloudEvents {
 	private static final String PARTITION_KEY = "partitionkey";
 
 	private static final String KAFKA_PREFIX = "ce_";
+
+	/** The attributes a delivered event is built with before the ones it kept. */
+	private static final Set<String> BUILT = Set.of("id", "source", "type", "time", "specversion", "datacontenttype");
 
 	private static final JsonFormat FORMAT = new JsonFormat();
 
@@ -226,8 +230,7 @@ public final class CloudEvents {
 				return;
 			}
 			String attribute = name.startsWith(KAFKA_PREFIX) ? name.substring(KAFKA_PREFIX.length()) : null;
-			if (attribute == null
-					|| List.of("id", "source", "type", "time", "specversion", "datacontenttype").contains(attribute)) {
+			if (attribute == null || BUILT.contains(attribute)) {
 				return;
 			}
 			switch (attribute) {

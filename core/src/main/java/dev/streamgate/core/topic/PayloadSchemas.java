@@ -2,6 +2,7 @@ package dev.streamgate.core.topic;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -134,6 +135,17 @@ public final class PayloadSchemas {
 
 	private static String escape(String key) {
 		return key.replace("~", "~0").replace("/", "~1");
+	}
+
+	/**
+	 * Mismatches as one line of text, for a problem's detail.
+	 * @param errors the mismatches {@link #validate} found
+	 * @return e.g. {@code /amount string found, number expected; /lines/1 ...}
+	 */
+	public static String describe(List<FieldError> errors) {
+		return errors.stream()
+			.map((error) -> (error.pointer().isEmpty() ? "" : error.pointer() + " ") + error.detail())
+			.collect(Collectors.joining("; "));
 	}
 
 	private static Schema compile(JsonNode schema) {

@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -142,10 +141,8 @@ final class PublicationReader {
 					publications.get(i).data());
 			if (!errors.isEmpty()) {
 				String where = batch ? "Publication " + (i + 1) + " of the batch" : "The publication";
-				throw new StreamgateException(ProblemType.INVALID_PUBLICATION,
-						where + " does not match the schema of '" + topic.id() + "': " + errors.stream()
-							.map((error) -> (error.pointer().isEmpty() ? "" : error.pointer() + " ") + error.detail())
-							.collect(Collectors.joining("; ")))
+				throw new StreamgateException(ProblemType.INVALID_PUBLICATION, where + " does not match the schema of '"
+						+ topic.id() + "': " + PayloadSchemas.describe(errors))
 					.withErrors(errors);
 			}
 		}

@@ -287,9 +287,7 @@ final class Poller {
 					JsonPatches.write(payload));
 			if (!errors.isEmpty()) {
 				throw new SourceFailure(SourceFailure.Kind.SCHEMA,
-						"The payload does not match the topic's schema: " + errors.stream()
-							.map((error) -> (error.pointer().isEmpty() ? "" : error.pointer() + " ") + error.detail())
-							.collect(java.util.stream.Collectors.joining("; ")));
+						"The payload does not match the topic's schema: " + PayloadSchemas.describe(errors));
 			}
 		}
 		return payload;

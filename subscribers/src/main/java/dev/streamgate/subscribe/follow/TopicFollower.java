@@ -260,6 +260,11 @@ public final class TopicFollower implements EventTail.Listener {
 	}
 
 	private void dispatch(Event event) {
+		if (!event.attributes().headers().containsKey(EventTracing.TRACEPARENT)) {
+			// Published in no trace: no span on the tail thread, one for every topic.
+			fanOutEvent(event);
+			return;
+		}
 		// A span in the trace the event was published in: its fan-out on this node.
 		EventTracing.Span span = this.tracing.span("fan-out " + this.topic.id(), event.attributes().headers());
 		try {
