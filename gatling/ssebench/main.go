@@ -175,6 +175,8 @@ func main() {
 	var idleCPU, idleRSS float64
 	if *idle > 0 {
 		time.Sleep(*settle)
+		// Marks the window on standard error, for a profiler attached by hand.
+		fmt.Fprintln(os.Stderr, "idle window:", *idle)
 		before := cpuTicks(*pid)
 		time.Sleep(*idle)
 		idleCPU = float64(cpuTicks(*pid)-before) / 100 / idle.Seconds() * 100

@@ -40,11 +40,6 @@ public final class TestKafka {
 	}
 
 	/**
-	 * A Kafka topic prefix no other test uses, so that tests sharing the broker never see
-	 * each other's topics.
-	 * @return a prefix ending in a dot
-	 */
-	/**
 	 * The shared event log as the application configures it by default.
 	 * @return the default storage settings
 	 */
@@ -52,6 +47,11 @@ public final class TestKafka {
 		return new EventStorageProperties(12, Topic.DEFAULT_RETENTION);
 	}
 
+	/**
+	 * A Kafka topic prefix no other test uses, so that tests sharing the broker never see
+	 * each other's topics.
+	 * @return a prefix ending in a dot
+	 */
 	public static String uniquePrefix() {
 		return "t" + UUID.randomUUID().toString().substring(0, 8) + ".";
 	}

@@ -216,6 +216,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 		config.put("num.io.threads", Integer.toString(Math.max(2, cores)));
 		config.put("num.network.threads", Integer.toString(Math.max(1, Math.min(3, cores / 2))));
 		config.put("background.threads", Integer.toString(Math.max(2, Math.min(10, cores))));
+		// The controller appends a no-op record to the metadata log when it has written
+		// nothing for this long, so that its readers see it alive; every such record is
+		// flushed and handed to all of the broker's metadata publishers. Twice a second
+		// (the default) serves a quorum with peers; a single node only pays for it.
+		config.put("metadata.max.idle.interval.ms", "5000");
 		return config;
 	}
 

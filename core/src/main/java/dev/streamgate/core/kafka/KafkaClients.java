@@ -149,6 +149,16 @@ public final class KafkaClients {
 		return sender(producer(clientPurpose));
 	}
 
+	/**
+	 * The producer of publications: as {@link #producer}, with
+	 * {@link StreamgateKafkaProperties#publishLinger()}.
+	 */
+	KafkaSender<String, byte[]> publicationSender(String clientPurpose) {
+		Map<String, Object> config = producer(clientPurpose);
+		config.put(ProducerConfig.LINGER_MS_CONFIG, (int) this.properties.publishLinger().toMillis());
+		return sender(config);
+	}
+
 	KafkaSender<String, byte[]> bulkSender(String clientPurpose) {
 		return sender(bulkProducer(clientPurpose));
 	}

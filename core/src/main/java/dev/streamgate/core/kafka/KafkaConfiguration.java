@@ -59,7 +59,7 @@ public class KafkaConfiguration {
 
 	@Bean(destroyMethod = "close")
 	KafkaSender<String, byte[]> eventSender(KafkaClients clients) {
-		return clients.sender("events");
+		return clients.publicationSender("events");
 	}
 
 	@Bean(destroyMethod = "close")

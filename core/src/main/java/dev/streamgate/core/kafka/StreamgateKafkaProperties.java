@@ -5,6 +5,8 @@ import java.time.Duration;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Pattern;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -23,6 +25,10 @@ import org.springframework.validation.annotation.Validated;
  * up
  * @param leaseSessionTimeout how long a silent node keeps its leases (the topics it
  * polls, the webhooks it delivers) before another node takes them over
+ * @param publishLinger how long a publication waits for others to go to Kafka in the same
+ * produce request ({@code linger.ms} of the events' producer): under load one request,
+ * one broker append and one wake-up of the readers carry several events; it adds at most
+ * this much to every event's latency
  */
 @Validated
 @ConfigurationProperties("streamgate.kafka")
@@ -30,7 +36,8 @@ public record StreamgateKafkaProperties(
 		@DefaultValue("streamgate.") @NotBlank @Pattern(regexp = "[a-zA-Z0-9._-]*") String topicPrefix,
 		@DefaultValue("12") @Min(1) int leasePartitions, @DefaultValue("7d") Duration attemptsRetention,
 		@DefaultValue("10s") Duration writeTimeout, @DefaultValue("60s") Duration startupTimeout,
-		@DefaultValue("10s") Duration leaseSessionTimeout) {
+		@DefaultValue("10s") Duration leaseSessionTimeout,
+		@DefaultValue("2ms") @DurationMin(millis = 0) @DurationMax(seconds = 1) Duration publishLinger) {
 
 	public String topicsTopic() {
 		return this.topicPrefix + "topics";

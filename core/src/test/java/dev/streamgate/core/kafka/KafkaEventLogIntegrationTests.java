@@ -22,6 +22,7 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import reactor.kafka.sender.KafkaSender;
@@ -399,6 +400,52 @@ class KafkaEventLogIntegrationTests {
 				events.add(event);
 			}
 		};
+	}
+
+	@Test
+	void publicationsWithinTheLingerShareAProduceRequestAndKeepTheirOrder() {
+		StreamgateKafkaProperties defaults = this.clients.properties();
+		KafkaClients lingering = new KafkaClients(TestKafka.bootstrapServers(), Map.of(),
+				new StreamgateKafkaProperties(defaults.topicPrefix(), defaults.leasePartitions(),
+						defaults.attemptsRetention(), defaults.writeTimeout(), defaults.startupTimeout(),
+						defaults.leaseSessionTimeout(), Duration.ofMillis(300)));
+		KafkaSender<String, byte[]> publications = lingering.publicationSender("lingering");
+		KafkaEventLog lingeringLog = new KafkaEventLog(this.admin, lingering, publications, this.batchSender,
+				TestKafka.eventStorage());
+		try {
+			Topic topic = createTopic("lingered", 1);
+			// The producer learns the shared log's partitions with its first record
+			// (sends
+			// wait meanwhile, and would travel together for that reason alone).
+			lingeringLog.append(topic, List.of(event("{\"n\":-1}"))).block(TIMEOUT);
+			// Twenty publications 10 ms apart, as twenty requests would come: without a
+			// linger each goes in a produce request of its own.
+			List<List<EventPosition>> positions = Flux.interval(Duration.ofMillis(10))
+				.take(20)
+				.flatMapSequential((i) -> lingeringLog.append(topic, List.of(event("{\"n\":" + i + "}"))))
+				.collectList()
+				.block(TIMEOUT);
+			assertThat(positions).hasSize(20);
+			assertThat(data(this.log.read(topic, Cursor.beforeAll(1), this.log.end(topic).block(TIMEOUT))
+				.collectList()
+				.block(TIMEOUT)))
+				.containsExactlyElementsOf(IntStream.range(-1, 20).mapToObj((i) -> "{\"n\":" + i + "}").toList());
+			double recordsPerRequest = publications
+				.doOnProducer((producer) -> producer.metrics()
+					.entrySet()
+					.stream()
+					.filter((metric) -> metric.getKey().name().equals("records-per-request-avg"))
+					.mapToDouble((metric) -> ((Number) metric.getValue().metricValue()).doubleValue())
+					.findFirst()
+					.orElseThrow())
+				.block(TIMEOUT);
+			// 21 records: the first alone, the twenty in one request or two.
+			assertThat(recordsPerRequest).isGreaterThanOrEqualTo(5);
+		}
+		finally {
+			lingeringLog.close();
+			publications.close();
+		}
 	}
 
 	@Test
