@@ -33,7 +33,12 @@ final class KafkaLeases implements Leases {
 
 	private static final Log logger = LogFactory.getLog(KafkaLeases.class);
 
-	private static final Duration POLL = Duration.ofMillis(200);
+	/**
+	 * How long a member's poll waits. Its own requests' answers end a poll early; a
+	 * rebalance announced in a heartbeat's answer is joined at the next poll, so this
+	 * bounds what it adds to a hand-over. An idle node polls each group this often.
+	 */
+	private static final Duration POLL = Duration.ofSeconds(1);
 
 	private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(3);
 
@@ -96,7 +101,8 @@ final class KafkaLeases implements Leases {
 					KafkaLeases.this.clients.properties().topicPrefix() + this.group);
 			int sessionMs = (int) KafkaLeases.this.clients.properties().leaseSessionTimeout().toMillis();
 			config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, sessionMs);
-			config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Math.max(500, sessionMs / 4));
+			// At most a third of the session, as Kafka advises.
+			config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Math.max(500, sessionMs / 3));
 			config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
 					List.of(CooperativeStickyAssignor.class.getName()));
 			while (this.running) {

@@ -2,6 +2,7 @@ package dev.streamgate.subscribe.follow;
 
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -17,6 +18,8 @@ import dev.streamgate.core.topic.SubscriptionMode;
  * for the queue to drain, so that it neither slows the others nor holds memory.
  */
 final class Subscription {
+
+	private static final AtomicInteger SLOTS = new AtomicInteger();
 
 	private final String channel;
 
@@ -37,6 +40,9 @@ final class Subscription {
 
 	private final Executor executor;
 
+	/** Which slice of the heartbeat interval this subscriber's heartbeat goes out in. */
+	private final int heartbeatSlot = SLOTS.getAndIncrement() & Integer.MAX_VALUE;
+
 	Subscription(String channel, SubscriptionMode mode, Selection selection, int queueSize, Cursor skipUntil,
 			Executor executor) {
 		this.channel = channel;
@@ -51,6 +57,16 @@ final class Subscription {
 
 	String channel() {
 		return this.channel;
+	}
+
+	/**
+	 * Whether this subscriber's heartbeat goes out in a slice of the interval.
+	 * @param slice the slice
+	 * @param slices how many the interval has
+	 * @return whether it is this subscriber's
+	 */
+	boolean heartbeatsIn(int slice, int slices) {
+		return this.heartbeatSlot % slices == slice;
 	}
 
 	SubscriptionMode mode() {

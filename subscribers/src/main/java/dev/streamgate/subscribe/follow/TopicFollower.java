@@ -571,13 +571,27 @@ public final class TopicFollower implements EventTail.Listener {
 			.publishOn(Schedulers.parallel());
 	}
 
-	/** Offers a heartbeat to every subscription. */
-	synchronized void heartbeat() {
-		fanOut(this.subscriptions, (subscription) -> {
-			if (!subscription.offer(Followed.HEARTBEAT)) {
-				slow(subscription);
+	/**
+	 * Offers a heartbeat to the subscriptions whose heartbeat goes out in this slice of
+	 * the interval.
+	 * @param slice the slice
+	 * @param slices how many the interval has
+	 */
+	void heartbeat(int slice, int slices) {
+		List<Subscription> due = null;
+		for (Subscription subscription : this.subscriptions) {
+			if (subscription.heartbeatsIn(slice, slices)) {
+				due = (due != null) ? due : new ArrayList<>();
+				due.add(subscription);
 			}
-		});
+		}
+		if (due != null) {
+			fanOut(due, (subscription) -> {
+				if (!subscription.offer(Followed.HEARTBEAT)) {
+					slow(subscription);
+				}
+			});
+		}
 	}
 
 	/**

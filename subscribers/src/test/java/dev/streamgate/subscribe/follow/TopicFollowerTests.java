@@ -6,11 +6,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
-import org.springframework.util.unit.DataSize;
 import reactor.test.StepVerifier;
+
+import org.springframework.util.unit.DataSize;
 
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.CursorFormat;
@@ -127,6 +129,29 @@ class TopicFollowerTests {
 		assertThat(first.get(0)).isSameAs(second.get(0));
 		assertThat(first.get(0).id()).isEqualTo(CursorFormat.of(this.topic).format(Cursor.of(5)));
 		assertThat(this.feed.count("a")).isEqualTo(1);
+	}
+
+	@Test
+	void heartbeatsGoOutInSlicesOfTheIntervalOneToEverySubscriber() {
+		this.feed.onStart(Cursor.of(4));
+		int[] beats = new int[30];
+		for (int i = 0; i < beats.length; i++) {
+			int subscriber = i;
+			this.feed.open("sse", 16, SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
+				.block(TIMEOUT)
+				.filter(Followed::isHeartbeat)
+				.subscribe((heartbeat) -> beats[subscriber]++);
+		}
+		List<Integer> perSlice = new ArrayList<>();
+		for (int slice = 0; slice < 10; slice++) {
+			int before = IntStream.of(beats).sum();
+			this.feed.heartbeat(slice, 10);
+			perSlice.add(IntStream.of(beats).sum() - before);
+		}
+		assertThat(beats).containsOnly(1);
+		// Subscribers take the slices in turn: a tenth of them in each.
+		assertThat(perSlice).containsOnly(3);
+		assertThat(this.slow).isEmpty();
 	}
 
 	@Test
