@@ -414,9 +414,8 @@ class KafkaEventLogIntegrationTests {
 				TestKafka.eventStorage());
 		try {
 			Topic topic = createTopic("lingered", 1);
-			// The producer learns the shared log's partitions with its first record
-			// (sends
-			// wait meanwhile, and would travel together for that reason alone).
+			// The producer learns the shared log's partitions with its first record;
+			// sends wait meanwhile, and would travel together for that reason alone.
 			lingeringLog.append(topic, List.of(event("{\"n\":-1}"))).block(TIMEOUT);
 			// Twenty publications 10 ms apart, as twenty requests would come: without a
 			// linger each goes in a produce request of its own.
