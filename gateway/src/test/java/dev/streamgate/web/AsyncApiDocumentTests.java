@@ -72,9 +72,8 @@ class AsyncApiDocumentTests {
 				.expectBody(String.class)
 				.returnResult()
 				.getResponseBody();
-			// The declared schema is the event's payload; the snapshot topic's messages
-			// are
-			// snapshot, patch and problem.
+			// The declared schema is the event's payload; the snapshot topic's
+			// messages are snapshot, patch and problem.
 			assertThat(document).contains("\"address\":\"/api/v1/stream/aa-orders\"")
 				.contains("\"payload\":{\"type\":\"object\",\"required\":[\"amount\"]")
 				.contains("\"aa-board.receive\":{\"action\":\"receive\"")

@@ -322,9 +322,8 @@ final class Dispatcher {
 				this.state = this.state.failing(now);
 				if (!wasFailing) {
 					// The cursor stays; committed now, the topic's status (and the
-					// console)
-					// shows the webhook failing while it retries, not once the event is
-					// done.
+					// console) shows the webhook failing while it retries, not once the
+					// event is done.
 					commit(this.state);
 				}
 				if (result.statusCode() != null && result.statusCode() == 410) {
