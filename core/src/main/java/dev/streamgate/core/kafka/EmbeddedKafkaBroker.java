@@ -221,6 +221,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 		// flushed and handed to all of the broker's metadata publishers. Twice a second
 		// (the default) serves a quorum with peers; a single node only pays for it.
 		config.put("metadata.max.idle.interval.ms", "5000");
+		// The log cleaner's key map, allocated on the heap whole when the broker starts:
+		// 128 MiB by default, sized for a broker of large compacted topics. This one
+		// compacts streamgate's definitions and cursors; 16 MiB map about 600,000 keys
+		// per cleaning pass (a log with more is cleaned in several).
+		config.put("log.cleaner.dedupe.buffer.size", Integer.toString(16 * 1024 * 1024));
 		return config;
 	}
 

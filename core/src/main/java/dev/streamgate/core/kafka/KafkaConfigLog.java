@@ -42,7 +42,12 @@ final class KafkaConfigLog implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(KafkaConfigLog.class);
 
-	private static final Duration POLL = Duration.ofMillis(200);
+	/**
+	 * How long a poll waits when nothing arrives. A record ends the poll at once, and a
+	 * write's waiter is checked as it is made, so this only paces an idle reader (and
+	 * bounds how late a start sees a log's end that no record reaches).
+	 */
+	private static final Duration POLL = Duration.ofSeconds(1);
 
 	private final String topic;
 

@@ -3,6 +3,7 @@ package dev.streamgate.core.lease;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,6 +34,9 @@ public final class LeasedTopics<W extends LeasedTopics.Worker> {
 
 	private static final Duration RECHECK = Duration.ofSeconds(5);
 
+	/** How long a node stays in the group once the last topic of the kind is gone. */
+	private static final Duration LINGER = Duration.ofMinutes(1);
+
 	private final String group;
 
 	private final TopicStore topics;
@@ -46,7 +50,7 @@ public final class LeasedTopics<W extends LeasedTopics.Worker> {
 	/** Running workers by topic id, with the creation time of the topic they serve. */
 	private final Map<String, Running<W>> running = new ConcurrentHashMap<>();
 
-	private volatile Leases.Membership membership;
+	private volatile OnDemandMembership membership;
 
 	private Disposable changes;
 
@@ -67,19 +71,25 @@ public final class LeasedTopics<W extends LeasedTopics.Worker> {
 		this.starter = starter;
 	}
 
-	/** Joins the group and follows the topic definitions. */
+	/**
+	 * Follows the topic definitions, in the group while there are topics of the kind.
+	 */
 	public synchronized void start() {
-		this.membership = this.leases.join(this.group, this::reconcile);
-		// Definitions change at any time; the periodic pass also covers the start, while
-		// the registry is still catching up.
-		this.changes = Flux.merge(this.topics.changes().map((change) -> 0L), Flux.interval(RECHECK))
+		this.membership = new OnDemandMembership(this.leases, this.group, this::reconcile, LINGER);
+		// Definitions change at any time, and each change is announced; the start is not
+		// (the registry catches up without one), so a periodic pass covers it, and ends
+		// with the first pass that finds the registry caught up: afterwards it would only
+		// walk every topic of the node every few seconds to find nothing new.
+		this.changes = Flux
+			.merge(this.topics.changes().map((change) -> 0L),
+					Flux.interval(RECHECK).takeUntil((tick) -> this.topics.isCaughtUp()))
 			.subscribe((tick) -> reconcile(),
 					(ex) -> logger.error("The " + this.group + " stopped following topic changes", ex));
 	}
 
 	/** Stops every worker and leaves the group. */
 	public void stop() {
-		Leases.Membership leaving;
+		OnDemandMembership leaving;
 		synchronized (this) {
 			if (this.changes != null) {
 				this.changes.dispose();
@@ -97,7 +107,7 @@ public final class LeasedTopics<W extends LeasedTopics.Worker> {
 	}
 
 	/**
-	 * Whether this node is in the group.
+	 * Whether this node follows the definitions.
 	 * @return true between start and stop
 	 */
 	public boolean isRunning() {
@@ -126,12 +136,15 @@ public final class LeasedTopics<W extends LeasedTopics.Worker> {
 	 * is stopped before this returns (a released lease goes to another node only then).
 	 */
 	private synchronized void reconcile() {
-		Leases.Membership current = this.membership;
+		OnDemandMembership current = this.membership;
 		Map<String, StoredTopic> wanted = new HashMap<>();
 		if (current != null && this.topics.isCaughtUp()) {
-			this.topics.list()
+			List<StoredTopic> ofKind = this.topics.list()
 				.stream()
 				.filter((stored) -> this.kind.test(stored.topic()))
+				.toList();
+			current.workExists(!ofKind.isEmpty());
+			ofKind.stream()
 				.filter((stored) -> current.owns(stored.topic().id()))
 				.forEach((stored) -> wanted.put(stored.topic().id(), stored));
 		}

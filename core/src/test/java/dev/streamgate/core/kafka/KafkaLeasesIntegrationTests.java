@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
@@ -13,11 +14,13 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import dev.streamgate.core.lease.Leases.Membership;
+import dev.streamgate.core.lease.OnDemandMembership;
 import dev.streamgate.support.TestKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,10 +36,13 @@ class KafkaLeasesIntegrationTests {
 
 	private Admin admin;
 
+	private String prefix;
+
 	@BeforeEach
 	void createLeasesTopic() {
+		this.prefix = TestKafka.uniquePrefix();
 		KafkaClients clients = new KafkaClients(TestKafka.bootstrapServers(), Map.of(),
-				ConfigTopicsIntegrationTests.properties(TestKafka.uniquePrefix()));
+				ConfigTopicsIntegrationTests.properties(this.prefix));
 		this.admin = clients.admin();
 		new ConfigTopics(this.admin, clients, TestKafka.eventStorage()).ensure();
 		this.leases = new KafkaLeases(clients);
@@ -71,8 +77,7 @@ class KafkaLeasesIntegrationTests {
 		Membership member = join("quiet", new AtomicInteger());
 		await().atMost(Duration.ofSeconds(20)).until(() -> owned(member) == KEYS.size());
 		// The leases topic holds no data: a member that fetched it anyway asked the
-		// broker
-		// twice a second, for nothing, on every node.
+		// broker twice a second, for nothing, on every node.
 		long fetches = fetches("quiet");
 		Thread.sleep(3000);
 		assertThat(fetches("quiet")).as("fetch requests of the member").isEqualTo(fetches);
@@ -103,6 +108,47 @@ class KafkaLeasesIntegrationTests {
 		second.close();
 		await().atMost(Duration.ofSeconds(20)).until(() -> owned(first) == KEYS.size());
 		assertThat(owned(second)).isZero();
+	}
+
+	@Test
+	void anOnDemandMemberIsInTheGroupOnlyWhileThereIsWork() throws Exception {
+		OnDemandMembership member = new OnDemandMembership(this.leases, "on-demand", () -> {
+		}, Duration.ofMillis(500));
+		this.members.add(member);
+		member.workExists(false);
+		assertThat(member.isMember()).isFalse();
+		assertThat(groupMembers("on-demand")).as("members of a group nobody needed").isZero();
+		member.workExists(true);
+		await().atMost(Duration.ofSeconds(20)).until(() -> owned(member) == KEYS.size());
+		assertThat(groupMembers("on-demand")).isEqualTo(1);
+		// Work gone and back within the linger: the member stays.
+		member.workExists(false);
+		member.workExists(true);
+		Thread.sleep(1000);
+		assertThat(member.isMember()).isTrue();
+		assertThat(owned(member)).isEqualTo(KEYS.size());
+		// Gone for longer: it leaves the group.
+		member.workExists(false);
+		await().atMost(Duration.ofSeconds(20)).until(() -> !member.isMember() && groupMembers("on-demand") == 0);
+		assertThat(owned(member)).isZero();
+	}
+
+	/** The members of a group as Kafka's coordinator sees them (0 for no group). */
+	private int groupMembers(String group) throws Exception {
+		try {
+			return this.admin.describeConsumerGroups(List.of(this.prefix + group))
+				.all()
+				.get()
+				.get(this.prefix + group)
+				.members()
+				.size();
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof GroupIdNotFoundException) {
+				return 0;
+			}
+			throw ex;
+		}
 	}
 
 	@Test

@@ -1,7 +1,9 @@
 package dev.streamgate.subscribe.webhook;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -12,6 +14,7 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 
 import dev.streamgate.core.lease.Leases;
+import dev.streamgate.core.lease.OnDemandMembership;
 import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.webhook.DeliveryState;
@@ -30,6 +33,9 @@ public class Dispatchers implements SmartLifecycle {
 
 	private static final Duration RECHECK = Duration.ofSeconds(5);
 
+	/** How long a node stays in the group once the last active webhook is gone. */
+	private static final Duration LINGER = Duration.ofMinutes(1);
+
 	private final TopicStore topics;
 
 	private final Leases leases;
@@ -46,7 +52,8 @@ public class Dispatchers implements SmartLifecycle {
 	 */
 	private final Map<String, DeliveryState> retired = new HashMap<>();
 
-	private volatile Leases.Membership membership;
+	/** In the group while there is an active webhook. */
+	private volatile OnDemandMembership membership;
 
 	private Disposable changes;
 
@@ -60,7 +67,7 @@ public class Dispatchers implements SmartLifecycle {
 
 	@Override
 	public synchronized void start() {
-		this.membership = this.leases.join("webhooks", this::reconcile);
+		this.membership = new OnDemandMembership(this.leases, "webhooks", this::reconcile, LINGER);
 		this.changes = Flux
 			.merge(this.topics.changes().map((change) -> 0L), this.services.webhooks().changes().map((id) -> 0L),
 					Flux.interval(RECHECK))
@@ -69,7 +76,7 @@ public class Dispatchers implements SmartLifecycle {
 
 	@Override
 	public void stop() {
-		Leases.Membership leaving;
+		OnDemandMembership leaving;
 		synchronized (this) {
 			if (this.changes != null) {
 				this.changes.dispose();
@@ -92,15 +99,20 @@ public class Dispatchers implements SmartLifecycle {
 
 	/** Starts and stops dispatchers to match the registrations and this node's leases. */
 	private synchronized void reconcile() {
-		Leases.Membership current = this.membership;
+		OnDemandMembership current = this.membership;
 		Map<String, Wanted> wanted = new HashMap<>();
 		if (current != null && this.topics.isCaughtUp() && this.services.webhooks().isCaughtUp()) {
+			List<Wanted> active = new ArrayList<>();
 			for (Webhook webhook : this.services.webhooks().list()) {
 				StoredTopic topic = this.topics.get(webhook.topicId()).orElse(null);
-				if (webhook.isActive() && topic != null && current.owns(webhook.id())) {
-					wanted.put(webhook.id(), new Wanted(webhook, topic));
+				if (webhook.isActive() && topic != null) {
+					active.add(new Wanted(webhook, topic));
 				}
 			}
+			current.workExists(!active.isEmpty());
+			active.stream()
+				.filter((want) -> current.owns(want.webhook().id()))
+				.forEach((want) -> wanted.put(want.webhook().id(), want));
 		}
 		this.running.entrySet().removeIf((entry) -> {
 			Dispatcher dispatcher = entry.getValue();
