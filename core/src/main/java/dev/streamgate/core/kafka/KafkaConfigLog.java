@@ -43,11 +43,18 @@ final class KafkaConfigLog implements AutoCloseable {
 	private static final Log logger = LogFactory.getLog(KafkaConfigLog.class);
 
 	/**
-	 * How long a poll waits when nothing arrives. A record ends the poll at once, and a
-	 * write's waiter is checked as it is made, so this only paces an idle reader (and
-	 * bounds how late a start sees a log's end that no record reaches).
+	 * How long a poll waits when nothing arrives, once the log has been read to its end.
+	 * A record ends the poll at once, and a write's waiter is checked as it is made, so
+	 * this only paces an idle reader.
 	 */
 	private static final Duration POLL = Duration.ofSeconds(1);
+
+	/**
+	 * How long a poll waits while the reader catches up at start: an empty log, or one
+	 * whose end no record reaches, is seen read only when a poll returns, and readiness
+	 * waits for it.
+	 */
+	private static final Duration CATCH_UP_POLL = Duration.ofMillis(200);
 
 	private final String topic;
 
@@ -181,7 +188,7 @@ final class KafkaConfigLog implements AutoCloseable {
 			Map<TopicPartition, Long> target = endOffsets(kafkaConsumer, partitions);
 			long applied = 0;
 			while (this.running) {
-				for (ConsumerRecord<String, byte[]> record : kafkaConsumer.poll(POLL)) {
+				for (ConsumerRecord<String, byte[]> record : kafkaConsumer.poll(this.caughtUp ? POLL : CATCH_UP_POLL)) {
 					apply(record);
 					applied++;
 				}
