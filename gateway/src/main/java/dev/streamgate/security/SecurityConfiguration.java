@@ -24,6 +24,7 @@ import org.springframework.http.HttpMethod;
 import org.springframework.security.authorization.AuthorizationDecision;
 import org.springframework.security.authorization.AuthorizationResult;
 import org.springframework.security.authorization.ReactiveAuthorizationManager;
+import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.config.web.server.SecurityWebFiltersOrder;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
 import org.springframework.security.core.Authentication;
@@ -73,6 +74,18 @@ public class SecurityConfiguration {
 	/** The methods the API answers; the firewall refuses the others. */
 	private static final Set<HttpMethod> SERVED_METHODS = new LinkedHashSet<>(List.of(HttpMethod.GET, HttpMethod.HEAD,
 			HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE, HttpMethod.OPTIONS));
+
+	/**
+	 * No observation of each security filter, authentication and authorization: with an
+	 * observation registry Spring Security wraps every filter of the chain in its own
+	 * observation (a timer and a span each), on every request. The request's own
+	 * observation ({@code http.server.requests}, its span) stays; the filters' were
+	 * allocation on the publish path (fanout-200's profile) and noise in traces.
+	 */
+	@Bean
+	SecurityObservationSettings securityObservationSettings() {
+		return SecurityObservationSettings.noObservations();
+	}
 
 	@Bean
 	SubscribeAccess subscribeAccess(SecurityProperties properties) {

@@ -3,6 +3,7 @@ package dev.streamgate.subscribe.follow;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -19,7 +20,7 @@ import dev.streamgate.core.topic.SubscriptionMode;
  */
 final class Subscription {
 
-	private static final AtomicInteger SLOTS = new AtomicInteger();
+	private static final AtomicInteger SLICES = new AtomicInteger();
 
 	private final String channel;
 
@@ -40,12 +41,16 @@ final class Subscription {
 
 	private final Executor executor;
 
+	/** Told when the queue overflowed and the subscriber was cut off. */
+	private final Consumer<Subscription> onSlow;
+
 	/** Which slice of the heartbeat interval this subscriber's heartbeat goes out in. */
-	private final int heartbeatSlot = SLOTS.getAndIncrement() & Integer.MAX_VALUE;
+	private final int heartbeatSlice = Math.floorMod(SLICES.getAndIncrement(), HeartbeatWheel.SLICES);
 
 	Subscription(String channel, SubscriptionMode mode, Selection selection, int queueSize, Cursor skipUntil,
-			Executor executor) {
+			Executor executor, Consumer<Subscription> onSlow) {
 		this.channel = channel;
+		this.onSlow = onSlow;
 		this.mode = mode;
 		this.selection = selection;
 		this.executor = executor;
@@ -60,13 +65,19 @@ final class Subscription {
 	}
 
 	/**
-	 * Whether this subscriber's heartbeat goes out in a slice of the interval.
-	 * @param slice the slice
-	 * @param slices how many the interval has
-	 * @return whether it is this subscriber's
+	 * The slice of the heartbeat interval this subscriber's heartbeat goes out in: the
+	 * subscriptions take the {@link HeartbeatWheel#SLICES} in turn.
+	 * @return the slice
 	 */
-	boolean heartbeatsIn(int slice, int slices) {
-		return this.heartbeatSlot % slices == slice;
+	int heartbeatSlice() {
+		return this.heartbeatSlice;
+	}
+
+	/** Queues a heartbeat; a subscriber whose queue is full is cut off. */
+	void heartbeat() {
+		if (!offer(Followed.HEARTBEAT)) {
+			this.onSlow.accept(this);
+		}
 	}
 
 	SubscriptionMode mode() {

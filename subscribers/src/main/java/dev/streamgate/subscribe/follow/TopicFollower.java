@@ -81,6 +81,11 @@ public final class TopicFollower implements EventTail.Listener {
 
 	private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
 
+	/**
+	 * Where the subscriptions wait for their heartbeat: the node's, shared by all topics.
+	 */
+	private final HeartbeatWheel heartbeats;
+
 	private final List<MonoSink<Void>> waiting = new ArrayList<>();
 
 	private final List<Event> early = new ArrayList<>();
@@ -121,12 +126,13 @@ public final class TopicFollower implements EventTail.Listener {
 
 	TopicFollower(Topic topic, EventLog log, SnapshotDocuments documents, FollowProperties properties,
 			MemoryBudget budget, Consumer<String> onSlow) {
-		this(topic, log, documents, properties, budget, onSlow, EventTracing.NONE);
+		this(topic, log, documents, properties, budget, onSlow, EventTracing.NONE, new HeartbeatWheel());
 	}
 
 	TopicFollower(Topic topic, EventLog log, SnapshotDocuments documents, FollowProperties properties,
-			MemoryBudget budget, Consumer<String> onSlow, EventTracing tracing) {
+			MemoryBudget budget, Consumer<String> onSlow, EventTracing tracing, HeartbeatWheel heartbeats) {
 		this.tracing = tracing;
+		this.heartbeats = heartbeats;
 		this.topic = topic;
 		this.cursors = CursorFormat.of(topic);
 		this.log = log;
@@ -339,6 +345,7 @@ public final class TopicFollower implements EventTail.Listener {
 
 	private void slow(Subscription subscription) {
 		this.subscriptions.remove(subscription);
+		this.heartbeats.remove(subscription);
 		this.onSlow.accept(subscription.channel());
 	}
 
@@ -408,7 +415,7 @@ public final class TopicFollower implements EventTail.Listener {
 		}
 		if (cursor.reaches(this.recent.start())) {
 			Subscription subscription = new Subscription(joining.channel(), mode, joining.selection(),
-					joining.queueSize(), cursor, joining.executor());
+					joining.queueSize(), cursor, joining.executor(), this::slow);
 			List<Followed> replay = new ArrayList<>();
 			for (Followed kept : this.recent.items()) {
 				Followed adapted = subscription.adapt(kept, this.cursors::format);
@@ -477,19 +484,21 @@ public final class TopicFollower implements EventTail.Listener {
 
 	private Subscription add(Joining joining, Cursor skipUntil) {
 		Subscription subscription = new Subscription(joining.channel(), joining.mode(), joining.selection(),
-				joining.queueSize(), skipUntil, joining.executor());
+				joining.queueSize(), skipUntil, joining.executor(), this::slow);
 		register(subscription);
 		return subscription;
 	}
 
 	private void register(Subscription subscription) {
 		this.subscriptions.add(subscription);
+		this.heartbeats.add(subscription);
 	}
 
 	private Flux<Followed> stream(Subscription subscription, Flux<Followed> first) {
 		return subscription.stream(first).doFinally((signal) -> {
 			subscription.cutOff();
 			this.subscriptions.remove(subscription);
+			this.heartbeats.remove(subscription);
 			if (subscription.view() != null) {
 				synchronized (this) {
 					this.views.leave(subscription.view());
@@ -572,29 +581,6 @@ public final class TopicFollower implements EventTail.Listener {
 	}
 
 	/**
-	 * Offers a heartbeat to the subscriptions whose heartbeat goes out in this slice of
-	 * the interval.
-	 * @param slice the slice
-	 * @param slices how many the interval has
-	 */
-	void heartbeat(int slice, int slices) {
-		List<Subscription> due = null;
-		for (Subscription subscription : this.subscriptions) {
-			if (subscription.heartbeatsIn(slice, slices)) {
-				due = (due != null) ? due : new ArrayList<>();
-				due.add(subscription);
-			}
-		}
-		if (due != null) {
-			fanOut(due, (subscription) -> {
-				if (!subscription.offer(Followed.HEARTBEAT)) {
-					slow(subscription);
-				}
-			});
-		}
-	}
-
-	/**
 	 * Ends every subscription, after a last message when there is one, and stops keeping
 	 * events.
 	 * @param last what to send before the end, or {@code null}
@@ -606,6 +592,7 @@ public final class TopicFollower implements EventTail.Listener {
 		}
 		List<Subscription> ending = new ArrayList<>(this.subscriptions);
 		this.subscriptions.clear();
+		ending.forEach(this.heartbeats::remove);
 		fanOut(ending, (subscription) -> {
 			if (last != null) {
 				subscription.offer(last);

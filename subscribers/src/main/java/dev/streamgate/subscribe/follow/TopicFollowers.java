@@ -36,9 +36,6 @@ import dev.streamgate.core.trace.EventTracing;
  */
 public final class TopicFollowers implements SmartLifecycle {
 
-	/** How often a slice of the subscriptions is offered its heartbeat. */
-	static final Duration HEARTBEAT_SLICE = Duration.ofMillis(200);
-
 	private final EventLog log;
 
 	private final EventTracing tracing;
@@ -54,6 +51,8 @@ public final class TopicFollowers implements SmartLifecycle {
 	private final MeterRegistry meters;
 
 	private final Map<String, TopicFollower> followers = new ConcurrentHashMap<>();
+
+	private final HeartbeatWheel heartbeats = new HeartbeatWheel();
 
 	private final Map<String, Counter> slowDisconnects = new ConcurrentHashMap<>();
 
@@ -183,7 +182,7 @@ public final class TopicFollowers implements SmartLifecycle {
 
 	private TopicFollower start(Topic topic) {
 		TopicFollower follower = new TopicFollower(topic, this.log, this.documents, this.properties, this.budget,
-				(channel) -> slowDisconnects(channel).increment(), this.tracing);
+				(channel) -> slowDisconnects(channel).increment(), this.tracing, this.heartbeats);
 		this.gauges.put(topic.id(), this.channels.stream()
 			.map((channel) -> Gauge.builder("streamgate." + channel + ".clients", follower, (f) -> f.count(channel))
 				.description("Open " + channel + " subscriptions")
@@ -230,10 +229,6 @@ public final class TopicFollowers implements SmartLifecycle {
 		});
 	}
 
-	private void heartbeat(int slice, int slices) {
-		this.followers.values().forEach((follower) -> follower.heartbeat(slice, slices));
-	}
-
 	@Override
 	public void start() {
 		this.running = true;
@@ -243,18 +238,18 @@ public final class TopicFollowers implements SmartLifecycle {
 	}
 
 	/**
-	 * Offers every subscription a heartbeat at a fixed rate. The subscriptions are spread
-	 * over slices of the interval, one slice every {@link #HEARTBEAT_SLICE}: all of a
-	 * node's streams written in the same instant held the event loops for as long as
-	 * 10,000 writes take (a stall of events every interval).
+	 * Offers every subscription a heartbeat once per interval. The subscriptions are
+	 * spread over {@link HeartbeatWheel#SLICES} slices of the interval, one slice at a
+	 * time: all of a node's streams written in the same instant held the event loops for
+	 * as long as 10,000 writes take (a stall of events every interval).
 	 * @param every the interval
 	 * @return stops the heartbeats
 	 */
 	public Disposable heartbeats(Duration every) {
-		int slices = (int) Math.max(1, every.toMillis() / HEARTBEAT_SLICE.toMillis());
-		return Flux.interval(every.dividedBy(slices), Schedulers.parallel())
+		Duration slice = every.dividedBy(HeartbeatWheel.SLICES);
+		return Flux.interval(slice.isZero() ? Duration.ofMillis(1) : slice, Schedulers.parallel())
 			.onBackpressureDrop()
-			.subscribe((tick) -> heartbeat((int) (tick % slices), slices));
+			.subscribe((tick) -> this.heartbeats.beat((int) (tick % HeartbeatWheel.SLICES)));
 	}
 
 	@Override

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.test.StepVerifier;
 
@@ -24,6 +25,7 @@ import dev.streamgate.core.event.OutgoingEvent;
 import dev.streamgate.core.filter.Selection;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
+import dev.streamgate.core.trace.EventTracing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -133,25 +135,67 @@ class TopicFollowerTests {
 
 	@Test
 	void heartbeatsGoOutInSlicesOfTheIntervalOneToEverySubscriber() {
-		this.feed.onStart(Cursor.of(4));
-		int[] beats = new int[30];
+		HeartbeatWheel wheel = new HeartbeatWheel();
+		TopicFollower other = follower(
+				new Topic("other", null, null, null, null, null, null, null, null, null, null, null).withDefaults(),
+				wheel);
+		TopicFollower feed = follower(this.topic, wheel);
+		feed.onStart(Cursor.of(4));
+		other.onStart(Cursor.of(4));
+		// Two slices' worth of subscribers, on two topics sharing the node's wheel.
+		int[] beats = new int[2 * HeartbeatWheel.SLICES];
+		List<Disposable> streams = new ArrayList<>();
 		for (int i = 0; i < beats.length; i++) {
 			int subscriber = i;
-			this.feed.open("sse", 16, SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
+			streams.add(((i % 2 == 0) ? feed : other)
+				.open("sse", 16, SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
 				.block(TIMEOUT)
 				.filter(Followed::isHeartbeat)
-				.subscribe((heartbeat) -> beats[subscriber]++);
+				.subscribe((heartbeat) -> beats[subscriber]++));
 		}
 		List<Integer> perSlice = new ArrayList<>();
-		for (int slice = 0; slice < 10; slice++) {
+		for (int slice = 0; slice < HeartbeatWheel.SLICES; slice++) {
 			int before = IntStream.of(beats).sum();
-			this.feed.heartbeat(slice, 10);
+			wheel.beat(slice);
 			perSlice.add(IntStream.of(beats).sum() - before);
 		}
 		assertThat(beats).containsOnly(1);
-		// Subscribers take the slices in turn: a tenth of them in each.
-		assertThat(perSlice).containsOnly(3);
+		// Subscribers take the slices in turn: two in each.
+		assertThat(perSlice).containsOnly(2);
+		// A stream that ended leaves the wheel: the next round skips it.
+		streams.get(0).dispose();
+		assertThat(wheel.size()).isEqualTo(beats.length - 1);
+		for (int slice = 0; slice < HeartbeatWheel.SLICES; slice++) {
+			wheel.beat(slice);
+		}
+		assertThat(beats[0]).isEqualTo(1);
+		assertThat(IntStream.of(beats).skip(1)).containsOnly(2);
 		assertThat(this.slow).isEmpty();
+	}
+
+	@Test
+	void aSubscriberWhoseHeartbeatsPileUpIsCutOffAndLeavesTheWheel() {
+		HeartbeatWheel wheel = new HeartbeatWheel();
+		TopicFollower feed = follower(this.topic, wheel);
+		feed.onStart(Cursor.of(0));
+		Flux<Followed> stalled = feed.open("sse", 8, SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
+			.block(TIMEOUT);
+		StepVerifier.create(stalled, 0).then(() -> {
+			// Nine rounds of the interval: the ninth heartbeat finds the queue of 8 full.
+			for (int round = 0; round < 9; round++) {
+				for (int slice = 0; slice < HeartbeatWheel.SLICES; slice++) {
+					wheel.beat(slice);
+				}
+			}
+		}).thenRequest(100).expectError(SlowSubscriberException.class).verify(TIMEOUT);
+		assertThat(this.slow).containsExactly("sse");
+		assertThat(feed.count("sse")).isZero();
+		assertThat(wheel.size()).isZero();
+		// Cut off once: later rounds find it gone.
+		for (int slice = 0; slice < HeartbeatWheel.SLICES; slice++) {
+			wheel.beat(slice);
+		}
+		assertThat(this.slow).containsExactly("sse");
 	}
 
 	@Test
@@ -197,6 +241,15 @@ class TopicFollowerTests {
 		return new TopicFollower(this.topic, log, null,
 				new FollowProperties(recentEvents, DataSize.ofMegabytes(1), Duration.ofSeconds(30)),
 				new MemoryBudget(1 << 20), this.slow::add);
+	}
+
+	/**
+	 * A follower without Kafka whose subscriptions wait for heartbeats in a given wheel.
+	 */
+	private TopicFollower follower(Topic topic, HeartbeatWheel wheel) {
+		return new TopicFollower(topic, null, null,
+				new FollowProperties(100, DataSize.ofMegabytes(1), Duration.ofSeconds(30)), new MemoryBudget(1 << 20),
+				this.slow::add, EventTracing.NONE, wheel);
 	}
 
 	private List<Event> append(MemoryEventLog log, int count) {
