@@ -149,14 +149,18 @@ class PublishIntegrationTests {
 	}
 
 	@Test
-	void metricsCountPublishedEvents() {
+	void metricsCountPublishedEventsAndTimeRequestsButNotEachSecurityFilter() {
 		publish("orders", MediaType.APPLICATION_JSON, "{\"counted\":true}").expectStatus().isAccepted();
 		this.client.get()
 			.uri("/actuator/prometheus")
 			.exchange()
 			.expectBody(String.class)
 			.value((body) -> assertThat(body)
-				.containsPattern("streamgate_events_published_total\\{.*topic=\"orders\".*\\} [1-9]"));
+				.containsPattern("streamgate_events_published_total\\{.*topic=\"orders\".*\\} [1-9]")
+				.containsPattern(
+						"http_server_requests_seconds_count\\{.*uri=\"/api/v1/publish/\\{topicId\\}\".*\\} [1-9]")
+				// Spring Security's filter chain is not observed filter by filter.
+				.doesNotContain("spring_security_"));
 	}
 
 	private String status(String topic) {
