@@ -1,12 +1,7 @@
 package dev.streamgate.subscribe.follow;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
 
 /**
  * The node's subscriptions sorted by the slice of the heartbeat interval their heartbeat
@@ -54,15 +49,7 @@ final class HeartbeatWheel {
 	 * @param slice the slice, {@code 0} to {@code SLICES - 1}
 	 */
 	void beat(int slice) {
-		Set<Subscription> due = this.slices[slice];
-		if (due.isEmpty()) {
-			return;
-		}
-		Map<Executor, List<Subscription>> byLoop = new HashMap<>();
-		for (Subscription subscription : due) {
-			byLoop.computeIfAbsent(subscription.executor(), (loop) -> new ArrayList<>()).add(subscription);
-		}
-		byLoop.forEach((loop, group) -> loop.execute(() -> group.forEach(Subscription::heartbeat)));
+		Subscription.fanOut(this.slices[slice], Subscription::heartbeat);
 	}
 
 }

@@ -1,5 +1,10 @@
 package dev.streamgate.subscribe.follow;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,7 +25,8 @@ import dev.streamgate.core.topic.SubscriptionMode;
  */
 final class Subscription {
 
-	private static final AtomicInteger SLICES = new AtomicInteger();
+	/** Subscriptions made so far: each takes the next heartbeat slice. */
+	private static final AtomicInteger MADE = new AtomicInteger();
 
 	private final String channel;
 
@@ -45,7 +51,7 @@ final class Subscription {
 	private final Consumer<Subscription> onSlow;
 
 	/** Which slice of the heartbeat interval this subscriber's heartbeat goes out in. */
-	private final int heartbeatSlice = Math.floorMod(SLICES.getAndIncrement(), HeartbeatWheel.SLICES);
+	private final int heartbeatSlice = Math.floorMod(MADE.getAndIncrement(), HeartbeatWheel.SLICES);
 
 	Subscription(String channel, SubscriptionMode mode, Selection selection, int queueSize, Cursor skipUntil,
 			Executor executor, Consumer<Subscription> onSlow) {
@@ -173,6 +179,24 @@ final class Subscription {
 		return Flux.concat(replay, this.queue.asFlux())
 			.takeUntilOther(this.cut.asMono())
 			.concatWith(Mono.defer(() -> this.slow ? Mono.error(new SlowSubscriberException()) : Mono.empty()));
+	}
+
+	/**
+	 * Runs an action for every subscription on its connection's event loop: one task per
+	 * event loop rather than one cross-thread write per connection, and each queue is
+	 * only ever fed from its event loop.
+	 * @param subscriptions the subscriptions
+	 * @param action what to run for each
+	 */
+	static void fanOut(Collection<Subscription> subscriptions, Consumer<Subscription> action) {
+		if (subscriptions.isEmpty()) {
+			return;
+		}
+		Map<Executor, List<Subscription>> byLoop = new HashMap<>();
+		for (Subscription subscription : subscriptions) {
+			byLoop.computeIfAbsent(subscription.executor(), (loop) -> new ArrayList<>()).add(subscription);
+		}
+		byLoop.forEach((loop, group) -> loop.execute(() -> group.forEach(action)));
 	}
 
 }

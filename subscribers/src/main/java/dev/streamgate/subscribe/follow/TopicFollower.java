@@ -3,7 +3,6 @@ package dev.streamgate.subscribe.follow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -299,7 +298,7 @@ public final class TopicFollower implements EventTail.Listener {
 		this.recent.add(followed, 2L * event.data().length, this.position);
 		Followed forSnapshotOnly = (snapshotOnly != null) ? snapshotOnly : followed;
 		Map<String, DocumentViews.Change> changes = viewed;
-		fanOut(this.subscriptions, (subscription) -> {
+		Subscription.fanOut(this.subscriptions, (subscription) -> {
 			Followed shared = (subscription.mode() == SubscriptionMode.SNAPSHOT_ONLY) ? forSnapshotOnly : followed;
 			String view = subscription.view();
 			if (view != null) {
@@ -317,22 +316,6 @@ public final class TopicFollower implements EventTail.Listener {
 		});
 	}
 
-	/**
-	 * Runs an action for every subscription on its connection's event loop: one task per
-	 * event loop rather than one cross-thread write per connection, and each queue is
-	 * only ever fed from its event loop.
-	 */
-	private static void fanOut(List<Subscription> subscriptions, Consumer<Subscription> action) {
-		if (subscriptions.isEmpty()) {
-			return;
-		}
-		Map<Executor, List<Subscription>> byLoop = new HashMap<>();
-		for (Subscription subscription : subscriptions) {
-			byLoop.computeIfAbsent(subscription.executor(), (loop) -> new ArrayList<>()).add(subscription);
-		}
-		byLoop.forEach((loop, group) -> loop.execute(() -> group.forEach(action)));
-	}
-
 	/** Whether a subscriber of the whole document has this mode. */
 	private boolean has(SubscriptionMode mode) {
 		for (Subscription subscription : this.subscriptions) {
@@ -344,8 +327,7 @@ public final class TopicFollower implements EventTail.Listener {
 	}
 
 	private void slow(Subscription subscription) {
-		this.subscriptions.remove(subscription);
-		this.heartbeats.remove(subscription);
+		unregister(subscription);
 		this.onSlow.accept(subscription.channel());
 	}
 
@@ -494,11 +476,15 @@ public final class TopicFollower implements EventTail.Listener {
 		this.heartbeats.add(subscription);
 	}
 
+	private void unregister(Subscription subscription) {
+		this.subscriptions.remove(subscription);
+		this.heartbeats.remove(subscription);
+	}
+
 	private Flux<Followed> stream(Subscription subscription, Flux<Followed> first) {
 		return subscription.stream(first).doFinally((signal) -> {
 			subscription.cutOff();
-			this.subscriptions.remove(subscription);
-			this.heartbeats.remove(subscription);
+			unregister(subscription);
 			if (subscription.view() != null) {
 				synchronized (this) {
 					this.views.leave(subscription.view());
@@ -593,7 +579,7 @@ public final class TopicFollower implements EventTail.Listener {
 		List<Subscription> ending = new ArrayList<>(this.subscriptions);
 		this.subscriptions.clear();
 		ending.forEach(this.heartbeats::remove);
-		fanOut(ending, (subscription) -> {
+		Subscription.fanOut(ending, (subscription) -> {
 			if (last != null) {
 				subscription.offer(last);
 			}
