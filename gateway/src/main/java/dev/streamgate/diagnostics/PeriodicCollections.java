@@ -25,21 +25,19 @@ import org.apache.commons.logging.LogFactory;
  * Pauses G1's periodic collections once they give no heap back, and resumes them when the
  * heap has grown again.
  * <p>
- * A periodic collection is a young or mixed collection, or one that starts a concurrent
- * cycle marking every live object. On an idle node with 10,000 topics (500 MiB live) one
- * a minute was a quarter of the node's idle CPU, long after the first ones had returned
- * all the heap there was to return. So the periodic collections pause
- * ({@code G1PeriodicGCInterval=0}) once one of them finds the heap as small as they make
- * it: no smaller than half an interval after the periodic collection before it (whose
- * marking, if it started one, has ended by then), with no other collection since, and no
- * more than {@code MaxHeapFreeRatio} allows around the heap in use (give or take a
- * tenth), or at the JVM's minimum. Neither is enough alone: G1 gives heap back only at
- * the end of a marking cycle, so a young or mixed periodic collection gives nothing back
- * though a later one may, and what is in use before the mixed collections still counts
- * garbage. They resume once more heap is committed than when they paused, seen after any
- * other collection or by a look every interval (the JVM may grow the heap for a large
- * object without collecting): the node has been working, and what it grew for can go back
- * once it is idle again.
+ * A periodic collection is a concurrent cycle: it marks every live object. On an idle
+ * node with 10,000 topics (500 MiB live) one a minute was a quarter of the node's idle
+ * CPU, long after the first ones had returned all the heap there was to return. So the
+ * periodic collections pause ({@code G1PeriodicGCInterval=0}) once one of them finds the
+ * heap as small as they make it: no smaller than at the periodic collection before it,
+ * with no other collection between them, and no more than {@code MaxHeapFreeRatio} allows
+ * around the heap in use (give or take a tenth), or at the JVM's minimum. Both are
+ * needed: G1 gives heap back only at the end of a marking cycle, so a collection in
+ * between (young or mixed) finds the heap as it was, and what is in use before the mixed
+ * collections still counts garbage. They resume once more heap is committed than when
+ * they paused, seen after any other collection or by a look every interval (the JVM may
+ * grow the heap for a large object without collecting): the node has been working, and
+ * what it grew for can go back once it is idle again.
  */
 final class PeriodicCollections implements NotificationListener, AutoCloseable {
 
@@ -66,14 +64,8 @@ final class PeriodicCollections implements NotificationListener, AutoCloseable {
 
 	private final long minimum;
 
-	/**
-	 * The heap committed half an interval after the last periodic collection; -1 until
-	 * then, and after any other collection.
-	 */
+	/** The heap committed at the last periodic collection; -1 after any other. */
 	private long previous = -1;
-
-	/** How many other collections there have been. */
-	private long others;
 
 	/** The heap committed when the periodic collections paused; -1 while they run. */
 	private long paused = -1;
@@ -124,29 +116,20 @@ final class PeriodicCollections implements NotificationListener, AutoCloseable {
 	 * @param committed the heap committed after it, in bytes
 	 */
 	synchronized void collected(String cause, long used, long committed) {
-		if (!PERIODIC.equals(cause)) {
-			this.others++;
-			this.previous = -1;
-			resumeIfGrown(committed);
-			return;
-		}
-		long smallest = Math.max(this.minimum, used * 100 / (100 - this.maxFreePercent) * 11 / 10);
-		if (this.previous >= 0 && committed >= this.previous && committed <= smallest) {
-			this.paused = committed;
-			this.previous = -1;
-			interval(0, "paused: the last one gave no heap back (" + (committed >> 20) + " MiB committed)");
+		if (PERIODIC.equals(cause)) {
+			long smallest = Math.max(this.minimum, used * 100 / (100 - this.maxFreePercent) * 11 / 10);
+			if (this.previous >= 0 && committed >= this.previous && committed <= smallest) {
+				this.paused = committed;
+				this.previous = -1;
+				interval(0, "paused: the last one gave no heap back (" + (committed >> 20) + " MiB committed)");
+			}
+			else {
+				this.previous = committed;
+			}
 			return;
 		}
 		this.previous = -1;
-		long othersThen = this.others;
-		this.looks.schedule(() -> settled(othersThen), this.intervalMillis / 2, TimeUnit.MILLISECONDS);
-	}
-
-	/** Half an interval after a periodic collection: what its cycle left committed. */
-	private synchronized void settled(long othersThen) {
-		if (this.others == othersThen && this.paused < 0) {
-			this.previous = this.memory.getHeapMemoryUsage().getCommitted();
-		}
+		resumeIfGrown(committed);
 	}
 
 	private void look() {
