@@ -6,7 +6,6 @@ import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -25,8 +24,14 @@ public class DiagnosticsConfiguration {
 	private static final Log logger = LogFactory.getLog(DiagnosticsConfiguration.class);
 
 	@Bean
-	IdleHeap idleHeapReturn(JvmProperties properties) {
-		return new IdleHeap(properties);
+	SmartInitializingSingleton idleHeapReturn(JvmProperties properties) {
+		return () -> {
+			Map<String, String> changed = IdleHeapReturn.apply(properties);
+			if (!changed.isEmpty()) {
+				logger.info("Unused heap goes back to the system after " + properties.returnIdleHeapAfter()
+						+ " without a collection (streamgate.jvm.*): " + changed);
+			}
+		};
 	}
 
 	/**
@@ -44,41 +49,6 @@ public class DiagnosticsConfiguration {
 	@Bean
 	EventLoopWatchdog eventLoopWatchdog(DiagnosticsProperties properties) {
 		return new EventLoopWatchdog(properties.blockedEventLoop());
-	}
-
-	/**
-	 * Applies the JVM settings once the context is up, and watches the periodic
-	 * collections it asked for until the context closes.
-	 */
-	static final class IdleHeap implements SmartInitializingSingleton, DisposableBean {
-
-		private final JvmProperties properties;
-
-		private PeriodicCollections periodic;
-
-		IdleHeap(JvmProperties properties) {
-			this.properties = properties;
-		}
-
-		@Override
-		public void afterSingletonsInstantiated() {
-			Map<String, String> changed = IdleHeapReturn.apply(this.properties);
-			if (!changed.isEmpty()) {
-				logger.info("Unused heap goes back to the system after " + this.properties.returnIdleHeapAfter()
-						+ " without a collection (streamgate.jvm.*): " + changed);
-			}
-			if (changed.containsKey("G1PeriodicGCInterval")) {
-				this.periodic = PeriodicCollections.watch(this.properties.returnIdleHeapAfter().toMillis());
-			}
-		}
-
-		@Override
-		public void destroy() {
-			if (this.periodic != null) {
-				this.periodic.close();
-			}
-		}
-
 	}
 
 }

@@ -19,8 +19,7 @@ import org.apache.commons.logging.LogFactory;
  * can return it (JEP 346) when told to collect periodically while idle and to keep less
  * of the heap free after a collection; both settings can be changed while the JVM runs. A
  * setting given on the command line (or by any other means than the default) is left as
- * it is. The periodic collections the node asks for pause while they give nothing back
- * ({@link PeriodicCollections}).
+ * it is.
  */
 final class IdleHeapReturn {
 

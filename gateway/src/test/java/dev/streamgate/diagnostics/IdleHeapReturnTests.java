@@ -1,7 +1,6 @@
 package dev.streamgate.diagnostics;
 
 import java.io.IOException;
-import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -10,12 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
-import javax.management.NotificationEmitter;
-import javax.management.openmbean.CompositeData;
-
-import com.sun.management.GarbageCollectionNotificationInfo;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import org.junit.jupiter.api.Test;
 
@@ -35,17 +29,6 @@ class IdleHeapReturnTests {
 		long idle = value(out, "committed when idle");
 		assertThat(full).isGreaterThanOrEqualTo(600L << 20);
 		assertThat(idle).as("committed heap %d MiB, after being idle, of %d", idle >> 20, full >> 20)
-			.isLessThan(full / 4);
-	}
-
-	@Test
-	void periodicCollectionsPauseOnceTheyGiveNothingBackAndResumeWhenTheHeapGrows() throws Exception {
-		List<String> out = run("-XX:+UseG1GC", "-Xms64m", "-Xmx2g", "--", "1s", "20", "pause");
-		long full = value(out, "committed with 600 MiB live");
-		assertThat(value(out, "paused with committed")).as("heap given back before the pause").isLessThan(full / 4);
-		assertThat(value(out, "periodic collections while paused")).isZero();
-		assertThat(value(out, "resumed with committed")).isGreaterThanOrEqualTo(600L << 20);
-		assertThat(value(out, "paused again with committed")).as("heap given back after the second load")
 			.isLessThan(full / 4);
 	}
 
@@ -100,68 +83,22 @@ class IdleHeapReturnTests {
 		for (String name : List.of("MinHeapFreeRatio", "MaxHeapFreeRatio", "G1PeriodicGCInterval")) {
 			System.out.println(name + "=" + vm.getVMOption(name).getValue());
 		}
-		if (args.length > 2 && args[2].equals("shrink")) {
-			loadAndDrop();
+		if (args.length > 2) {
+			List<byte[]> live = new ArrayList<>();
+			for (int i = 0; i < 600; i++) {
+				live.add(new byte[1 << 20]);
+			}
+			System.out.println("committed with 600 MiB live="
+					+ ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() + " (" + live.size()
+					+ ")");
+			live = null;
 			long committed = Long.MAX_VALUE;
 			for (int i = 0; i < 100 && committed > (64L << 20); i++) {
 				Thread.sleep(200);
-				committed = committed();
+				committed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
 			}
 			System.out.println("committed when idle=" + committed);
 		}
-		if (args.length > 2 && args[2].equals("pause")) {
-			AtomicInteger periodic = new AtomicInteger();
-			for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
-				((NotificationEmitter) collector).addNotificationListener((notification, handback) -> {
-					if (notification.getUserData() instanceof CompositeData data && PeriodicCollections.PERIODIC
-						.equals(GarbageCollectionNotificationInfo.from(data).getGcCause())) {
-						periodic.incrementAndGet();
-					}
-				}, null, null);
-			}
-			try (PeriodicCollections watch = PeriodicCollections.watch(1000)) {
-				loadAndDrop();
-				System.out.println("paused with committed=" + await(vm, "0"));
-				int before = periodic.get();
-				Thread.sleep(4000);
-				System.out.println("periodic collections while paused=" + (periodic.get() - before));
-				List<byte[]> live = load();
-				System.out.println("resumed with committed=" + await(vm, "1000") + " (" + live.size() + ")");
-				live = null;
-				System.out.println("paused again with committed=" + await(vm, "0"));
-			}
-		}
-	}
-
-	/**
-	 * Waits (at most 30 s) for the periodic collections' interval to be the one given.
-	 */
-	private static long await(HotSpotDiagnosticMXBean vm, String interval) throws InterruptedException {
-		for (int i = 0; i < 150 && !vm.getVMOption("G1PeriodicGCInterval").getValue().equals(interval); i++) {
-			Thread.sleep(200);
-		}
-		String now = vm.getVMOption("G1PeriodicGCInterval").getValue();
-		if (!now.equals(interval)) {
-			throw new IllegalStateException("G1PeriodicGCInterval is " + now + ", not " + interval);
-		}
-		return committed();
-	}
-
-	private static void loadAndDrop() {
-		List<byte[]> live = load();
-		System.out.println("committed with 600 MiB live=" + committed() + " (" + live.size() + ")");
-	}
-
-	private static List<byte[]> load() {
-		List<byte[]> live = new ArrayList<>();
-		for (int i = 0; i < 600; i++) {
-			live.add(new byte[1 << 20]);
-		}
-		return live;
-	}
-
-	private static long committed() {
-		return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
 	}
 
 }
