@@ -26,6 +26,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	neturl "net/url"
 	"os"
@@ -134,7 +135,7 @@ func main() {
 
 	hist := newHistogram()
 	var delivered, disconnects int64
-	var measuring atomic.Bool
+	var measuring window
 	transport := &http.Transport{MaxIdleConnsPerHost: *clients + 10, MaxConnsPerHost: 0, DisableCompression: true}
 	client := &http.Client{Transport: transport}
 	var ready sync.WaitGroup
@@ -189,7 +190,8 @@ func main() {
 	publish := func() {
 		seq := atomic.AddInt64(&sequence, 1)
 		target := name(int(seq))
-		body := fmt.Sprintf(`{"sentAt":%d,"bucket":%d,"pad":"%s"}`, time.Now().UnixMicro(), seq%int64(max(*filters, 1)),
+		sent := time.Now().UnixMicro()
+		body := fmt.Sprintf(`{"sentAt":%d,"bucket":%d,"pad":"%s"}`, sent, seq%int64(max(*filters, 1)),
 			padding)
 		resp, err := publisher.Post(*url+"/api/v1/publish/"+target, "application/json", strings.NewReader(body))
 		if err != nil {
@@ -200,7 +202,7 @@ func main() {
 		// connection per publication would measure TCP set-up rather than publishing.
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode == 202 && measuring.Load() {
+		if resp.StatusCode == 202 && measuring.holds(sent) {
 			atomic.AddInt64(&published, 1)
 		}
 	}
@@ -213,7 +215,7 @@ func main() {
 		}
 		go publish()
 	}
-	measuring.Store(true)
+	measuring.open(time.Now().UnixMicro())
 	cpuStart := cpuTicks(*pid)
 	selfStart := cpuTicks(os.Getpid())
 	start := time.Now()
@@ -238,10 +240,10 @@ func main() {
 		}
 	}
 	elapsed := time.Since(start).Seconds()
+	measuring.close(time.Now().UnixMicro())
 	cpuEnd := cpuTicks(*pid)
 	selfEnd := cpuTicks(os.Getpid())
 	time.Sleep(2 * time.Second) // let the last events arrive
-	measuring.Store(false)
 
 	r := result{Channel: *channel, PerClient: *perClient, Clients: *clients, Topics: *topics, Rate: *rate, Size: *size, Duration: elapsed,
 		Published: atomic.LoadInt64(&published), Delivered: atomic.LoadInt64(&delivered),
@@ -285,7 +287,7 @@ func filter(kind string, k, n int) string {
 }
 
 func subscribe(client *http.Client, url string, hist *histogram, delivered, disconnects *int64,
-	measuring *atomic.Bool, ready *sync.WaitGroup) {
+	measuring *window, ready *sync.WaitGroup) {
 	req, _ := http.NewRequest("GET", url, nil)
 	req.Header.Set("Accept", "text/event-stream")
 	resp, err := client.Do(req)
@@ -326,11 +328,28 @@ func subscribe(client *http.Client, url string, hist *histogram, delivered, disc
 	}
 }
 
+// window is the measured time: an event counts, published and delivered, when the publisher
+// stamped it within the window, so an event sent just before the window opened is not
+// counted as delivered in it while its acknowledgement is counted as published.
+type window struct{ from, to atomic.Int64 }
+
+func (w *window) open(now int64) {
+	w.to.Store(math.MaxInt64)
+	w.from.Store(now)
+}
+
+func (w *window) close(now int64) { w.to.Store(now) }
+
+func (w *window) holds(sent int64) bool {
+	from := w.from.Load()
+	return from != 0 && sent >= from && sent < w.to.Load()
+}
+
 var marker = []byte(`"sentAt":`)
 
 // stamped records the latency of a received event from the "sentAt" in its data; it
 // reports whether there was one.
-func stamped(data []byte, now int64, hist *histogram, delivered *int64, measuring *atomic.Bool) bool {
+func stamped(data []byte, now int64, hist *histogram, delivered *int64, measuring *window) bool {
 	i := bytes.Index(data, marker)
 	if i < 0 {
 		return false
@@ -338,7 +357,7 @@ func stamped(data []byte, now int64, hist *histogram, delivered *int64, measurin
 	rest := data[i+len(marker):]
 	j := bytes.IndexAny(rest, ",}")
 	sent, err := strconv.ParseInt(string(rest[:j]), 10, 64)
-	if err == nil && measuring.Load() {
+	if err == nil && measuring.holds(sent) {
 		atomic.AddInt64(delivered, 1)
 		hist.record(now - sent)
 	}
@@ -348,7 +367,7 @@ func stamped(data []byte, now int64, hist *histogram, delivered *int64, measurin
 // subscribeWS opens one WebSocket and subscribes to each topic on it; every event message
 // carries the publisher's "sentAt" in its data.
 func subscribeWS(base string, topics []string, hist *histogram, delivered, disconnects *int64,
-	measuring *atomic.Bool, ready *sync.WaitGroup) {
+	measuring *window, ready *sync.WaitGroup) {
 	ctx := context.Background()
 	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/api/v1/ws", nil)
 	if err != nil {
