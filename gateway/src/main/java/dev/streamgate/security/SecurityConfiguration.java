@@ -41,6 +41,8 @@ import org.springframework.security.oauth2.jwt.ReactiveJwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 import org.springframework.security.web.server.SecurityWebFilterChain;
 import org.springframework.security.web.server.firewall.ServerExchangeRejectedHandler;
+import org.springframework.security.web.server.firewall.ServerWebExchangeFirewall;
+import org.springframework.security.web.server.firewall.StrictServerWebExchangeFirewall;
 import org.springframework.security.web.server.authorization.AuthorizationContext;
 import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
 import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
@@ -161,6 +163,18 @@ public class SecurityConfiguration {
 	}
 
 	/**
+	 * Spring Security's firewall, its header checks made without regular expressions
+	 * ({@link HeaderCharacters}).
+	 */
+	@Bean
+	ServerWebExchangeFirewall firewall() {
+		StrictServerWebExchangeFirewall firewall = new StrictServerWebExchangeFirewall();
+		firewall.setAllowedHeaderNames(HeaderCharacters::allowedName);
+		firewall.setAllowedHeaderValues(HeaderCharacters::allowedValue);
+		return firewall;
+	}
+
+	/**
 	 * Requests the firewall refuses (an encoded NUL or slash in the path, say) get a
 	 * problem like every other 4xx, not an empty 400.
 	 */
@@ -191,8 +205,12 @@ public class SecurityConfiguration {
 			.securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
 			.cors((spec) -> spec.configurationSource(cors))
 			// The gateway's own headers (CORS, cache control of streams) stay as they
-			// are.
-			.headers((headers) -> headers.cache(ServerHttpSecurity.HeaderSpec.CacheSpec::disable));
+			// are; three of the static ones come from one writer (SecurityHeaders).
+			.headers((headers) -> headers.cache(ServerHttpSecurity.HeaderSpec.CacheSpec::disable)
+				.contentTypeOptions(ServerHttpSecurity.HeaderSpec.ContentTypeOptionsSpec::disable)
+				.frameOptions(ServerHttpSecurity.HeaderSpec.FrameOptionsSpec::disable)
+				.xssProtection(ServerHttpSecurity.HeaderSpec.XssProtectionSpec::disable)
+				.writer(new SecurityHeaders()));
 		if (!properties.enabled()) {
 			logger.warn("streamgate.security.enabled=false: every endpoint is open to anyone, "
 					+ "the topic and webhook APIs included");

@@ -453,6 +453,47 @@ class SecurityIntegrationTests {
 	}
 
 	@Test
+	void answersAcceptedRefusedOrStreamedCarryTheSecurityHeadersOnce() {
+		HttpHeaders published = client(token(Map.of("publish", List.of("prices")))).post()
+			.uri("/api/v1/publish/prices")
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{\"n\":1}")
+			.exchange()
+			.expectStatus()
+			.isAccepted()
+			.returnResult(String.class)
+			.getResponseHeaders();
+		HttpHeaders refused = client(null).get()
+			.uri("/api/v1/topics")
+			.exchange()
+			.expectStatus()
+			.isUnauthorized()
+			.returnResult(String.class)
+			.getResponseHeaders();
+		HttpHeaders missing = client(token(ADMIN)).get()
+			.uri("/api/v1/topics/absent")
+			.exchange()
+			.expectStatus()
+			.isNotFound()
+			.returnResult(String.class)
+			.getResponseHeaders();
+		HttpHeaders streamed = client(null).get()
+			.uri("/api/v1/stream/news")
+			.accept(MediaType.TEXT_EVENT_STREAM)
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseHeaders();
+		for (HttpHeaders headers : List.of(published, refused, missing, streamed)) {
+			assertThat(headers.get("X-Content-Type-Options")).containsExactly("nosniff");
+			assertThat(headers.get("X-Frame-Options")).containsExactly("DENY");
+			assertThat(headers.get("X-XSS-Protection")).containsExactly("0");
+			assertThat(headers.get("Referrer-Policy")).containsExactly("no-referrer");
+		}
+	}
+
+	@Test
 	void healthProbesTheApiDocumentAndTheConsoleNeedNoToken() {
 		gateway.client().get().uri("/actuator/health/readiness").exchange().expectStatus().isOk();
 		// A browser pointed at the gateway lands on the console.
