@@ -13,7 +13,7 @@ import reactor.core.publisher.Mono;
  * Spring Security's writers copy their header's name into new case-insensitive sets on
  * every answer: its four static writers were 5 % of the bytes the gateway allocated per
  * publication (allocation profile, docs/benchmarks.md). This one sets the same headers
- * and allocates nothing. The fourth, {@code Referrer-Policy}, stays Spring Security's: it
+ * and copies nothing. The fourth, {@code Referrer-Policy}, stays Spring Security's: it
  * cannot be turned off.
  */
 final class SecurityHeaders implements ServerHttpHeadersWriter {
