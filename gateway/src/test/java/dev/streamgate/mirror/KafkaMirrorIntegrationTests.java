@@ -95,10 +95,8 @@ class KafkaMirrorIntegrationTests {
 					.until(() -> mirroring(first, "orders") ? first : mirroring(second, "orders") ? second : null,
 							(found) -> found != null);
 				GatewayProcess survivor = (owner == first) ? second : first;
-				// Topics were created on the first node: the survivor learns of them from
-				// the topics log, a moment later (a stream of a topic it does not know
-				// yet
-				// is a 404).
+				// The topics were created on the first node and reach the survivor
+				// through the topics log a moment later; until then its streams are 404s.
 				await().atMost(Duration.ofSeconds(30))
 					.until(() -> survivor.get("/api/v1/topics/" + board).contains("\"id\":\"" + board + "\"")
 							&& survivor.get("/api/v1/topics/orders").contains("\"id\":\"orders\""));
