@@ -1,7 +1,5 @@
 package dev.streamgate.core.event;
 
-import java.util.List;
-
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -41,12 +39,10 @@ public class EventConfiguration {
 	 */
 	@Bean(destroyMethod = "dispose")
 	Disposable deletedTopicMeters(TopicStore topicStore, MeterRegistry meters) {
+		TopicMeters topicMeters = new TopicMeters(meters);
 		return topicStore.changes()
 			.filter(TopicStore.TopicChange::isDeletion)
-			.subscribe((change) -> List.copyOf(meters.getMeters())
-				.stream()
-				.filter((meter) -> change.id().equals(meter.getId().getTag("topic")))
-				.forEach(meters::remove));
+			.subscribe((change) -> topicMeters.forget(change.id()));
 	}
 
 	@Bean

@@ -251,10 +251,6 @@ public class StreamController {
 		return Frame.retry(this.properties.retry().toMillis());
 	}
 
-	/**
-	 * The frames of one topic: the retry line once the subscription can start (an error
-	 * before it is still a problem response), then the events.
-	 */
 	/** How each event is written: as published, or as a structured CloudEvent. */
 	private static Encoder<Frame> encoder(String format) {
 		if (format == null || format.isBlank()) {
@@ -267,6 +263,10 @@ public class StreamController {
 				"format is cloudevents (each data a structured CloudEvent) or absent, not '" + format + "'");
 	}
 
+	/**
+	 * The frames of one topic: the retry line once the subscription can start (an error
+	 * before it is still a problem response), then the events.
+	 */
 	private Flux<Frame> follow(Topic topic, SubscriptionMode mode, Selection selection, Resume from,
 			Encoder<Frame> encoder, Executor eventLoop) {
 		return Flux.using(() -> this.followers.acquire(topic),
