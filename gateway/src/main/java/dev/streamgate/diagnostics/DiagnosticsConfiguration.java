@@ -6,6 +6,7 @@ import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -24,14 +25,8 @@ public class DiagnosticsConfiguration {
 	private static final Log logger = LogFactory.getLog(DiagnosticsConfiguration.class);
 
 	@Bean
-	SmartInitializingSingleton idleHeapReturn(JvmProperties properties) {
-		return () -> {
-			Map<String, String> changed = IdleHeapReturn.apply(properties);
-			if (!changed.isEmpty()) {
-				logger.info("Unused heap goes back to the system after " + properties.returnIdleHeapAfter()
-						+ " without a collection (streamgate.jvm.*): " + changed);
-			}
-		};
+	IdleHeap idleHeapReturn(JvmProperties properties) {
+		return new IdleHeap(properties);
 	}
 
 	/**
@@ -49,6 +44,44 @@ public class DiagnosticsConfiguration {
 	@Bean
 	EventLoopWatchdog eventLoopWatchdog(DiagnosticsProperties properties) {
 		return new EventLoopWatchdog(properties.blockedEventLoop());
+	}
+
+	/**
+	 * Applies the JVM settings once the context is up, and spaces out the periodic
+	 * collections it asked for until the context closes.
+	 */
+	static final class IdleHeap implements SmartInitializingSingleton, DisposableBean {
+
+		private final JvmProperties properties;
+
+		private PeriodicCollections periodic;
+
+		IdleHeap(JvmProperties properties) {
+			this.properties = properties;
+		}
+
+		@Override
+		public void afterSingletonsInstantiated() {
+			Map<String, String> changed = IdleHeapReturn.apply(this.properties);
+			if (changed.isEmpty()) {
+				return;
+			}
+			logger.info("Unused heap goes back to the system after " + this.properties.returnIdleHeapAfter()
+					+ " without a collection, then at most every " + this.properties.longestIdleCollectionInterval()
+					+ " once it has (streamgate.jvm.*): " + changed);
+			if (changed.containsKey("G1PeriodicGCInterval")) {
+				this.periodic = PeriodicCollections.watch(this.properties.returnIdleHeapAfter().toMillis(),
+						this.properties.longestIdleCollectionInterval().toMillis());
+			}
+		}
+
+		@Override
+		public void destroy() {
+			if (this.periodic != null) {
+				this.periodic.close();
+			}
+		}
+
 	}
 
 }

@@ -15,11 +15,15 @@ import org.springframework.validation.annotation.Validated;
  * @param returnIdleHeapAfter after this long without a garbage collection the JVM runs a
  * concurrent one and gives back the heap it does not need (G1's
  * {@code G1PeriodicGCInterval}); zero leaves the JVM's settings alone
+ * @param longestIdleCollectionInterval once such a collection has given heap back, the
+ * next come at longer intervals, up to this one, until the heap grows again (each marks
+ * every live object); at most {@code returnIdleHeapAfter} keeps them at that interval
  * @param maxFreeHeapPercent at most this share of the committed heap stays free after
  * such a collection ({@code MaxHeapFreeRatio}; the JVM's default is 70)
  */
 @Validated
 @ConfigurationProperties("streamgate.jvm")
 public record JvmProperties(@DefaultValue("60s") Duration returnIdleHeapAfter,
-		@DefaultValue("20") @Min(5) @Max(100) int maxFreeHeapPercent) {
+		@DefaultValue("16m") Duration longestIdleCollectionInterval,
+		@DefaultValue("30") @Min(5) @Max(100) int maxFreeHeapPercent) {
 }

@@ -33,6 +33,17 @@ class IdleHeapReturnTests {
 	}
 
 	@Test
+	void periodicCollectionsSpaceOutOnceTheHeapIsGivenBackAndComeBackWhenItGrows() throws Exception {
+		List<String> out = run("-XX:+UseG1GC", "-Xms64m", "-Xmx2g", "--", "1s", "20", "watch");
+		long full = value(out, "committed with 600 MiB live");
+		assertThat(value(out, "spaced out with committed")).as("heap given back first").isLessThan(full / 4);
+		assertThat(value(out, "back with committed")).isGreaterThanOrEqualTo(600L << 20);
+		assertThat(value(out, "spaced out again with committed")).as("heap given back after the second load")
+			.isLessThan(full / 4);
+		assertThat(value(out, "G1PeriodicGCInterval after close")).isEqualTo(1000);
+	}
+
+	@Test
 	void settingsGivenToTheJvmAreKept() throws Exception {
 		assertThat(run("-XX:+UseG1GC", "-XX:MaxHeapFreeRatio=50", "--", "60s", "20"))
 			.contains("changed={G1PeriodicGCInterval=60000}", "MaxHeapFreeRatio=50");
@@ -71,34 +82,72 @@ class IdleHeapReturnTests {
 
 	/**
 	 * Applies the settings and prints what changed and the resulting values; with
-	 * {@code shrink}, also the committed heap with 600 MiB live and after a while idle.
-	 * @param args the idle time, the free share, and optionally {@code shrink}
+	 * {@code shrink}, also the committed heap with 600 MiB live and after a while idle;
+	 * with {@code watch}, the committed heap whenever the periodic collections' interval
+	 * changed, over two loads.
+	 * @param args the idle time, the free share, and optionally {@code shrink} or
+	 * {@code watch}
 	 * @throws InterruptedException when interrupted
 	 */
 	public static void main(String[] args) throws InterruptedException {
-		Map<String, String> changed = IdleHeapReturn
-			.apply(new JvmProperties(Duration.parse("PT" + args[0].toUpperCase()), Integer.parseInt(args[1])));
+		Map<String, String> changed = IdleHeapReturn.apply(new JvmProperties(
+				Duration.parse("PT" + args[0].toUpperCase()), Duration.ofSeconds(8), Integer.parseInt(args[1])));
 		System.out.println("changed=" + changed);
 		HotSpotDiagnosticMXBean vm = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
 		for (String name : List.of("MinHeapFreeRatio", "MaxHeapFreeRatio", "G1PeriodicGCInterval")) {
 			System.out.println(name + "=" + vm.getVMOption(name).getValue());
 		}
-		if (args.length > 2) {
-			List<byte[]> live = new ArrayList<>();
-			for (int i = 0; i < 600; i++) {
-				live.add(new byte[1 << 20]);
-			}
-			System.out.println("committed with 600 MiB live="
-					+ ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted() + " (" + live.size()
-					+ ")");
-			live = null;
+		if (args.length > 2 && args[2].equals("shrink")) {
+			loadAndDrop();
 			long committed = Long.MAX_VALUE;
 			for (int i = 0; i < 100 && committed > (64L << 20); i++) {
 				Thread.sleep(200);
-				committed = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
+				committed = committed();
 			}
 			System.out.println("committed when idle=" + committed);
 		}
+		if (args.length > 2 && args[2].equals("watch")) {
+			try (PeriodicCollections watch = PeriodicCollections.watch(1000, 8000)) {
+				loadAndDrop();
+				System.out.println("spaced out with committed=" + await(vm, "8000"));
+				List<byte[]> live = load();
+				System.out.println("back with committed=" + await(vm, "1000") + " (" + live.size() + ")");
+				live = null;
+				System.out.println("spaced out again with committed=" + await(vm, "8000"));
+			}
+			System.out.println("G1PeriodicGCInterval after close=" + vm.getVMOption("G1PeriodicGCInterval").getValue());
+		}
+	}
+
+	/**
+	 * Waits (at most 30 s) for the periodic collections' interval to be the one given.
+	 */
+	private static long await(HotSpotDiagnosticMXBean vm, String interval) throws InterruptedException {
+		for (int i = 0; i < 150 && !vm.getVMOption("G1PeriodicGCInterval").getValue().equals(interval); i++) {
+			Thread.sleep(200);
+		}
+		String now = vm.getVMOption("G1PeriodicGCInterval").getValue();
+		if (!now.equals(interval)) {
+			throw new IllegalStateException("G1PeriodicGCInterval is " + now + ", not " + interval);
+		}
+		return committed();
+	}
+
+	private static void loadAndDrop() {
+		List<byte[]> live = load();
+		System.out.println("committed with 600 MiB live=" + committed() + " (" + live.size() + ")");
+	}
+
+	private static List<byte[]> load() {
+		List<byte[]> live = new ArrayList<>();
+		for (int i = 0; i < 600; i++) {
+			live.add(new byte[1 << 20]);
+		}
+		return live;
+	}
+
+	private static long committed() {
+		return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getCommitted();
 	}
 
 }
