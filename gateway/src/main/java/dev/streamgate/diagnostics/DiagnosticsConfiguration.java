@@ -66,10 +66,12 @@ public class DiagnosticsConfiguration {
 			if (changed.isEmpty()) {
 				return;
 			}
+			boolean spaced = changed.containsKey("G1PeriodicGCInterval");
 			logger.info("Unused heap goes back to the system after " + this.properties.returnIdleHeapAfter()
-					+ " without a collection, then at most every " + this.properties.longestIdleCollectionInterval()
-					+ " once it has (streamgate.jvm.*): " + changed);
-			if (changed.containsKey("G1PeriodicGCInterval")) {
+					+ " without a collection" + (spaced ? " (at most every "
+							+ this.properties.longestIdleCollectionInterval() + " once it has been given back)" : "")
+					+ " (streamgate.jvm.*): " + changed);
+			if (spaced) {
 				this.periodic = PeriodicCollections.watch(this.properties.returnIdleHeapAfter().toMillis(),
 						this.properties.longestIdleCollectionInterval().toMillis());
 			}

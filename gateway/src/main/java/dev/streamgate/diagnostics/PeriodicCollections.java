@@ -107,8 +107,15 @@ final class PeriodicCollections implements AutoCloseable {
 		if (millis == this.interval) {
 			return;
 		}
+		try {
+			this.apply.accept(millis);
+		}
+		catch (RuntimeException ex) {
+			// Keep looking: a look that threw would end the scheduled looks.
+			logger.warn("The JVM refused G1PeriodicGCInterval=" + millis + ": " + ex.getMessage());
+			return;
+		}
 		this.interval = millis;
-		this.apply.accept(millis);
 		if (logger.isDebugEnabled()) {
 			logger.debug("Periodic collections every " + millis + " ms (" + (committedNow >> 20)
 					+ " MiB of heap committed)");

@@ -60,4 +60,21 @@ class PeriodicCollectionsTests {
 		assertThat(this.set).containsExactly(960_000L, 60_000L, 960_000L, 60_000L);
 	}
 
+	@Test
+	void aRefusedIntervalIsTriedAgainAtTheNextChange() {
+		List<Long> accepted = new ArrayList<>();
+		boolean[] refuse = { true };
+		PeriodicCollections refusing = new PeriodicCollections(60_000, 960_000, (millis) -> {
+			if (refuse[0]) {
+				throw new IllegalArgumentException("refused");
+			}
+			accepted.add(millis);
+		});
+		refusing.look(500 * MIB);
+		assertThat(refusing.look(400 * MIB)).as("still the shortest").isEqualTo(60_000);
+		refuse[0] = false;
+		assertThat(refusing.look(300 * MIB)).isEqualTo(960_000);
+		assertThat(accepted).containsExactly(960_000L);
+	}
+
 }
