@@ -39,6 +39,7 @@ import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.OutgoingEvent;
 import dev.streamgate.core.event.EventTypeCounts;
+import dev.streamgate.core.event.TopicMeters;
 import dev.streamgate.core.filter.EventTypes;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
@@ -251,7 +252,7 @@ public class PublishController {
 				.forEach((eventType, count) -> this.typeCounts.add(topic, eventType, count, now));
 			Counter.builder("streamgate.events.published")
 				.description("Events appended to topics")
-				.tag("topic", topic.id())
+				.tag(TopicMeters.TAG, topic.id())
 				.register(this.meters)
 				.increment(publication.positions().size());
 			CursorFormat cursors = CursorFormat.of(topic);

@@ -22,6 +22,7 @@ import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.streamgate.core.event.EventPublisher;
+import dev.streamgate.core.event.TopicMeters;
 import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.topic.PayloadSchemas;
@@ -104,17 +105,17 @@ final class Poller {
 		this.clock = clock;
 		this.pollTimer = Timer.builder("streamgate.poller.poll.duration")
 			.description("Time a poll takes, retries and publishing included")
-			.tag("topic", topicId)
+			.tag(TopicMeters.TAG, topicId)
 			.publishPercentileHistogram()
 			.register(meters);
 		this.bytesFetched = Counter.builder("streamgate.poller.fetched")
 			.description("Bytes of source answers fetched")
 			.baseUnit("bytes")
-			.tag("topic", topicId)
+			.tag(TopicMeters.TAG, topicId)
 			.register(meters);
 		this.changesPublished = Counter.builder("streamgate.poller.changes")
 			.description("Changed documents published")
-			.tag("topic", topicId)
+			.tag(TopicMeters.TAG, topicId)
 			.register(meters);
 	}
 
@@ -206,7 +207,7 @@ final class Poller {
 				this.pollTimer.record(took);
 				Counter.builder("streamgate.poller.polls")
 					.description("Polls by outcome")
-					.tag("topic", this.topicId)
+					.tag(TopicMeters.TAG, this.topicId)
 					.tag("outcome", result.outcome())
 					.register(this.meters)
 					.increment();

@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
+import dev.streamgate.core.event.TopicMeters;
+
 /**
  * What a streaming channel records of each event it writes: the latency from publication
  * ({@code streamgate.delivery.latency{channel}}) and a count per topic
@@ -42,7 +44,7 @@ public final class DeliveryMetrics {
 		return Counter.builder("streamgate.events.delivered")
 			.description("Events written to subscribers")
 			.tag("channel", this.channel)
-			.tag("topic", topicId)
+			.tag(TopicMeters.TAG, topicId)
 			.register(this.meters);
 	}
 

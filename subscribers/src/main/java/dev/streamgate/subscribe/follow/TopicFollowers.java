@@ -20,6 +20,7 @@ import dev.streamgate.core.event.EventTail;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.MemoryBudget;
 import dev.streamgate.core.event.SnapshotDocuments;
+import dev.streamgate.core.event.TopicMeters;
 import dev.streamgate.core.problem.ProblemJson;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.topic.SubscriberCounts;
@@ -186,7 +187,7 @@ public final class TopicFollowers implements SmartLifecycle {
 		this.gauges.put(topic.id(), this.channels.stream()
 			.map((channel) -> Gauge.builder("streamgate." + channel + ".clients", follower, (f) -> f.count(channel))
 				.description("Open " + channel + " subscriptions")
-				.tag("topic", topic.id())
+				.tag(TopicMeters.TAG, topic.id())
 				.register(this.meters))
 			.toList());
 		follower.start(this.tail);

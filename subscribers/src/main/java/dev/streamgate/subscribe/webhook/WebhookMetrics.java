@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
+import dev.streamgate.core.event.TopicMeters;
 import dev.streamgate.core.webhook.WebhookStore;
 
 /**
@@ -43,7 +44,7 @@ final class WebhookMetrics {
 			.computeIfAbsent(topicId + " " + outcome,
 					(key) -> Counter.builder("streamgate.webhook.deliveries")
 						.description("Delivery attempts by outcome: delivered, retrying, failed (given up), disabled")
-						.tags("topic", topicId, "outcome", outcome)
+						.tags(TopicMeters.TAG, topicId, "outcome", outcome)
 						.register(this.meters))
 			.increment();
 	}
@@ -53,7 +54,7 @@ final class WebhookMetrics {
 			.computeIfAbsent(topicId,
 					(key) -> Timer.builder("streamgate.webhook.delivery.latency")
 						.description("From the event's publication to the endpoint's 2xx answer")
-						.tags("topic", topicId)
+						.tags(TopicMeters.TAG, topicId)
 						.publishPercentileHistogram()
 						.register(this.meters))
 			.record(latency);
