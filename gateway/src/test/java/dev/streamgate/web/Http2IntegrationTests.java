@@ -52,7 +52,8 @@ class Http2IntegrationTests {
 
 	@Test
 	void twentyStreamsAndTheirPublicationsShareOneH2cConnection() throws Exception {
-		try (RunningGateway gateway = start(); TcpProxy proxy = TcpProxy.to(port(gateway))) {
+		try (RunningGateway gateway = start("--streamgate.sse.heartbeat=1s");
+				TcpProxy proxy = TcpProxy.to(port(gateway))) {
 			HttpClient h2c = HttpClient.create()
 				.protocol(HttpProtocol.H2C)
 				.baseUrl("http://127.0.0.1:" + proxy.port())
@@ -81,6 +82,12 @@ class Http2IntegrationTests {
 				String expected = "data: {\"n\":" + i + "}";
 				StringBuffer received = streams.get(i);
 				await().atMost(TIMEOUT).until(() -> received.indexOf(expected) >= 0);
+			}
+			// Each stream's heartbeats (one shared buffer, a view of it per write)
+			// arrive whole, again and again, as DATA frames of their own stream.
+			for (StringBuffer received : streams) {
+				await().atMost(TIMEOUT).until(() -> received.toString().split(": heartbeat\n\n", -1).length > 3);
+				assertThat(received.toString().replace(": heartbeat\n\n", "")).doesNotContain("heartbeat");
 			}
 			assertThat(version.get()).isEqualTo(HttpVersion.valueOf("HTTP/2.0"));
 			assertThat(proxy.accepted()).as("TCP connections").isEqualTo(1);

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -62,7 +61,7 @@ final class Subscription {
 		this.executor = executor;
 		// Bounded, and allocated as it fills: an idle subscriber's queue costs a few
 		// bytes, not an array of queueSize slots (4 KiB per connection at 1024).
-		this.queue = Sinks.many().unicast().onBackpressureBuffer(new LinkedBlockingQueue<>(queueSize));
+		this.queue = Sinks.many().unicast().onBackpressureBuffer(new BoundedQueue<>(queueSize));
 		this.skipUntil = skipUntil;
 	}
 

@@ -1,7 +1,14 @@
 package dev.streamgate.subscribe.sse;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
 
 import dev.streamgate.core.event.EventType;
 
@@ -22,8 +29,30 @@ record Frame(byte[] bytes, long publishedAt) {
 
 	static final Frame HEARTBEAT = new Frame(": heartbeat\n\n".getBytes(StandardCharsets.UTF_8), 0);
 
+	/**
+	 * The heartbeat's bytes once, outside the heap, for every connection: a heap frame is
+	 * copied into a fresh direct buffer by the socket's write (and one in 128 of those
+	 * copies is tracked for leaks, with a stack trace), and every stream writes a
+	 * heartbeat every {@code streamgate.sse.heartbeat}. Never released: each write gets a
+	 * view of it.
+	 */
+	private static final ByteBuf HEARTBEAT_BYTES = Unpooled.unreleasableBuffer(
+			Unpooled.wrappedBuffer(ByteBuffer.allocateDirect(HEARTBEAT.bytes.length).put(HEARTBEAT.bytes).flip()));
+
 	boolean carriesEvent() {
 		return this.publishedAt > 0;
+	}
+
+	/**
+	 * The frame as a buffer to write to a connection.
+	 * @param buffers the connection's buffers
+	 * @return the frame's bytes
+	 */
+	DataBuffer buffer(DataBufferFactory buffers) {
+		if (this == HEARTBEAT && buffers instanceof NettyDataBufferFactory netty) {
+			return netty.wrap(HEARTBEAT_BYTES.duplicate());
+		}
+		return buffers.wrap(this.bytes);
 	}
 
 	/**

@@ -243,7 +243,7 @@ public class StreamController {
 			if (frame.carriesEvent()) {
 				this.metrics.written(frame.publishedAt());
 			}
-			return buffers.wrap(frame.bytes());
+			return frame.buffer(buffers);
 		}));
 	}
 
