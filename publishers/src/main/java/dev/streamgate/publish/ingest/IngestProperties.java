@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import jakarta.validation.constraints.Min;
 import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -18,15 +19,19 @@ import org.springframework.validation.annotation.Validated;
  * (Kafka keeps answers 7 days at most)
  * @param idempotencyKeys how many answers are remembered at most (oldest forgotten first)
  * @param maxInFlight bytes of publications a node holds at once between reading a request
- * and Kafka's acknowledgement (a body of unknown length counts as {@code maxPayload}); a
- * publication beyond it is answered {@code 503 overloaded} with {@code Retry-After} at
- * once. Kept under the producer's {@code buffer.memory} (32 MiB), so that a send never
- * waits for room in it
+ * and Kafka's acknowledgement (a body of unknown length counts as {@code maxPayload}).
+ * Kept under the producer's {@code buffer.memory} (32 MiB), so that a send never waits
+ * for room in it
+ * @param maxWait how long a publication beyond {@code maxInFlight} waits for room, in
+ * order of arrival and with its body unread, before it is answered {@code 503 overloaded}
+ * with {@code Retry-After}; as many bytes may wait as may be in flight, more are refused
+ * at once. Zero refuses at once
  */
 @Validated
 @ConfigurationProperties("streamgate.ingest")
 public record IngestProperties(@DefaultValue("1MB") DataSize maxPayload,
 		@DefaultValue("24h") @DurationMax(days = 7) Duration idempotencyWindow,
-		@DefaultValue("100000") @Min(1) long idempotencyKeys, @DefaultValue("16MB") DataSize maxInFlight) {
+		@DefaultValue("100000") @Min(1) long idempotencyKeys, @DefaultValue("16MB") DataSize maxInFlight,
+		@DefaultValue("5s") @DurationMin(millis = 0) @DurationMax(minutes = 1) Duration maxWait) {
 
 }

@@ -97,13 +97,18 @@ public class PublishController {
 		this.properties = properties;
 		this.idempotencyKeys = idempotencyKeys;
 		this.meters = meters;
-		this.inFlight = new InFlightPublications(properties.maxInFlight().toBytes());
+		this.inFlight = new InFlightPublications(properties.maxInFlight().toBytes(), properties.maxWait());
 		Gauge.builder("streamgate.ingest.in-flight", this.inFlight, InFlightPublications::held)
 			.description("Bytes of publications between their request and Kafka's acknowledgement")
 			.baseUnit("bytes")
 			.register(meters);
+		Gauge.builder("streamgate.ingest.waiting", this.inFlight, InFlightPublications::waiting)
+			.description("Bytes of publications waiting for room under streamgate.ingest.max-in-flight")
+			.baseUnit("bytes")
+			.register(meters);
 		this.overloaded = Counter.builder("streamgate.ingest.overloaded")
-			.description("Publications refused with 503 because streamgate.ingest.max-in-flight was reached")
+			.description("Publications refused with 503: no room under streamgate.ingest.max-in-flight within "
+					+ "streamgate.ingest.max-wait")
 			.register(meters);
 	}
 
@@ -124,8 +129,8 @@ public class PublishController {
 			content = @Content(schema = @Schema(implementation = PublishResponse.class)))
 	@ProblemResponses({ 400, 404, 409, 413, 415, 422, 503 })
 	@ApiResponse(responseCode = "503",
-			description = "kafka-unavailable, or overloaded: the node holds streamgate.ingest.max-in-flight bytes of "
-					+ "publications; nothing was published, retry after Retry-After")
+			description = "kafka-unavailable, or overloaded: the node held streamgate.ingest.max-in-flight bytes of "
+					+ "publications for streamgate.ingest.max-wait; nothing was published, retry after Retry-After")
 	public Mono<ResponseEntity<PublishResponse>> publish(@PathVariable String topicId, @Parameter(
 			description = "a retried publish with the same key (within streamgate.ingest.idempotency-window, "
 					+ "on any ingest node) returns the first answer and publishes nothing; another body under a used key "
@@ -153,15 +158,19 @@ public class PublishController {
 			throw tooLarge(max);
 		}
 		long charge = ((declared >= 0) ? declared : max) + PER_PUBLICATION;
-		if (!this.inFlight.tryAcquire(charge)) {
-			this.overloaded.increment();
-			throw new StreamgateException(ProblemType.OVERLOADED,
-					"This node holds as many publications as streamgate.ingest.max-in-flight allows ("
-							+ this.inFlight.limit() + " bytes); nothing was published. Retry later.")
-				.withRetryAfter(Duration.ofSeconds(1));
-		}
-		return body(topic, topicId, idempotencyKey, attributes, form, exchange, max)
-			.doFinally((signal) -> this.inFlight.release(charge));
+		return this.inFlight.hold(charge, () -> body(topic, topicId, idempotencyKey, attributes, form, exchange, max))
+			.onErrorMap(InFlightPublications.Refused.class, this::overloaded);
+	}
+
+	private StreamgateException overloaded(InFlightPublications.Refused refused) {
+		this.overloaded.increment();
+		String why = refused.waited() ? "waited " + this.inFlight.maxWait().toMillis() + " ms for room"
+				: "as many bytes already wait";
+		return new StreamgateException(ProblemType.OVERLOADED,
+				"This node holds as many publications as streamgate.ingest.max-in-flight allows ("
+						+ this.inFlight.limit() + " bytes) and this one " + why
+						+ "; nothing was published. Retry later.")
+			.withRetryAfter(Duration.ofSeconds(1));
 	}
 
 	/** A type and a key name events; the documents of a snapshot topic have neither. */
