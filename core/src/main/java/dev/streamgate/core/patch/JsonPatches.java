@@ -1,12 +1,16 @@
 package dev.streamgate.core.patch;
 
 import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
 
 import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonException;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonString;
@@ -23,8 +27,10 @@ import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.json.JsonFactory;
 
 /**
- * JSON documents and RFC 6902 JSON Patch between them, with Jakarta JSON-P (Eclipse
- * Parsson) values, read and written by Jackson's streaming parser and generator.
+ * JSON documents and RFC 6902 JSON Patch between them, with Jakarta JSON-P values, read
+ * and written by Jackson's streaming parser and generator. What is read is compact
+ * ({@link CompactObject}, {@link CompactArray}); patches, pointers and whatever they
+ * build are Eclipse Parsson's, and the two mix freely.
  * <p>
  * Documents are immutable, so one instance can be shared by every thread that streams it.
  * Numbers keep their exact decimal value, and duplicate object keys are refused.
@@ -49,6 +55,17 @@ public final class JsonPatches {
 	 * poller's CPU.
 	 */
 	private static final JsonProvider JSON = JsonProvider.provider();
+
+	/** The smallest of the integers read as shared instances. */
+	private static final int SMALL_MIN = -128;
+
+	/**
+	 * Integers from -128 to 1023 (counts, indexes, codes), read as shared instances, as
+	 * {@code Integer.valueOf} does: numbers are immutable.
+	 */
+	private static final JsonNumber[] SMALL = java.util.stream.IntStream.range(SMALL_MIN, 1024)
+		.mapToObj(JSON::createValue)
+		.toArray(JsonNumber[]::new);
 
 	private static final JsonFactory STRICT = JsonFactory.builder()
 		.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -210,7 +227,8 @@ public final class JsonPatches {
 	 * docs/benchmarks.md).
 	 */
 	private static JsonValue read(JsonFactory factory, byte[] json) {
-		return one(factory, json, JsonPatches::value);
+		Map<List<String>, CompactObject.Shape> shapes = new HashMap<>();
+		return one(factory, json, (parser, first) -> value(parser, first, shapes));
 	}
 
 	/**
@@ -239,27 +257,34 @@ public final class JsonPatches {
 		}
 	}
 
-	private static JsonValue value(JsonParser parser, JsonToken token) {
+	/**
+	 * Objects and arrays are compact (a tenth of Parsson's heap for arrays of small
+	 * objects; see {@link CompactObject}), their names shared by shape within the
+	 * document.
+	 */
+	private static JsonValue value(JsonParser parser, JsonToken token, Map<List<String>, CompactObject.Shape> shapes) {
 		return switch (token) {
 			case START_OBJECT -> {
-				JsonObjectBuilder object = JSON.createObjectBuilder();
+				List<String> names = new ArrayList<>();
+				List<JsonValue> values = new ArrayList<>();
 				while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
-					String name = parser.currentName();
-					object.add(name, value(parser, parser.nextToken()));
+					names.add(parser.currentName());
+					values.add(value(parser, parser.nextToken(), shapes));
 				}
-				yield object.build();
+				CompactObject object = CompactObject.of(names, values, shapes);
+				yield (object != null) ? object : lastWins(names, values);
 			}
 			case START_ARRAY -> {
-				JsonArrayBuilder array = JSON.createArrayBuilder();
+				List<JsonValue> values = new ArrayList<>();
 				for (JsonToken next = parser.nextToken(); next != JsonToken.END_ARRAY; next = parser.nextToken()) {
-					array.add(value(parser, next));
+					values.add(value(parser, next, shapes));
 				}
-				yield array.build();
+				yield new CompactArray(values);
 			}
 			case VALUE_STRING -> JSON.createValue(parser.getString());
 			// Numbers keep their exact decimal value, as Parsson's reader keeps them.
 			case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
-				case INT -> JSON.createValue(parser.getIntValue());
+				case INT -> number(parser.getIntValue());
 				case LONG -> JSON.createValue(parser.getLongValue());
 				default -> JSON.createValue(parser.getBigIntegerValue());
 			};
@@ -269,6 +294,24 @@ public final class JsonPatches {
 			case VALUE_NULL -> JsonValue.NULL;
 			default -> throw new IllegalArgumentException("unexpected " + token);
 		};
+	}
+
+	private static JsonNumber number(int value) {
+		return (value >= SMALL_MIN && value < SMALL_MIN + SMALL.length) ? SMALL[value - SMALL_MIN]
+				: JSON.createValue(value);
+	}
+
+	/**
+	 * An object whose names repeat (only stored JSON, read without the duplicate check):
+	 * the last value of a name wins, in the place of its first, as with Parsson's
+	 * builder.
+	 */
+	private static JsonObject lastWins(List<String> names, List<JsonValue> values) {
+		JsonObjectBuilder object = JSON.createObjectBuilder();
+		for (int i = 0; i < names.size(); i++) {
+			object.add(names.get(i), values.get(i));
+		}
+		return object.build();
 	}
 
 	/**

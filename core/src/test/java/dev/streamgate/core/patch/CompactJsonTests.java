@@ -1,0 +1,157 @@
+package dev.streamgate.core.patch;
+
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonStructure;
+import jakarta.json.JsonValue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import dev.streamgate.support.RandomDocuments;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * Documents read by {@link JsonPatches} are {@link CompactObject}s and
+ * {@link CompactArray}s: they must behave exactly as Parsson's values do, for equality,
+ * order, lookups, typed getters, immutability, and Parsson's own patches and pointers.
+ */
+class CompactJsonTests {
+
+	@ParameterizedTest
+	@ValueSource(longs = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 })
+	void aDocumentReadIsEqualToParssonsAndDiffsAndPatchesTheSame(long seed) {
+		RandomDocuments documents = new RandomDocuments(seed);
+		JsonStructure parsson = documents.document(seed % 2 == 0);
+		for (int step = 0; step < 20; step++) {
+			JsonStructure next = documents.mutate(parsson);
+			JsonStructure compact = read(parsson);
+			JsonStructure compactNext = read(next);
+			assertThat(compact).isInstanceOfAny(CompactObject.class, CompactArray.class);
+			assertThat(compact).isEqualTo(parsson).hasSameHashCodeAs(parsson);
+			assertThat(parsson).isEqualTo(compact);
+			assertThat(compact.toString()).isEqualTo(parsson.toString());
+			JsonArray patch = JsonPatches.diff(compact, compactNext);
+			assertThat(patch).isEqualTo(JsonPatches.diff(parsson, next));
+			assertThat(JsonPatches.apply(compact, patch)).isEqualTo(next);
+			parsson = next;
+		}
+	}
+
+	@Test
+	void membersKeepTheirOrderAndAreFoundByNameInSmallAndLargeObjects() {
+		String large = IntStream.range(0, 40)
+			.mapToObj((i) -> "\"k" + (39 - i) + "\":" + i)
+			.collect(Collectors.joining(",", "{", "}"));
+		JsonObject object = JsonPatches
+			.read(("{\"b\":1,\"a\":{\"z\":true,\"y\":null},\"large\":" + large + "}").getBytes(StandardCharsets.UTF_8))
+			.asJsonObject();
+		assertThat(object.keySet()).containsExactly("b", "a", "large");
+		assertThat(object.getJsonObject("a").keySet()).containsExactly("z", "y");
+		JsonObject many = object.getJsonObject("large");
+		assertThat(many).hasSize(40);
+		for (int i = 0; i < 40; i++) {
+			assertThat(many.getInt("k" + (39 - i))).isEqualTo(i);
+		}
+		assertThat(many.containsKey("k40")).isFalse();
+		assertThat(many.get("k40")).isNull();
+		assertThat(object.get("a")).isEqualTo(parsson("{\"z\":true,\"y\":null}"));
+	}
+
+	@Test
+	void typedGettersAnswerAsParssonsDo() {
+		JsonObject object = JsonPatches
+			.read("{\"s\":\"text\",\"n\":7,\"t\":true,\"f\":false,\"z\":null,\"o\":{},\"a\":[\"x\",2,false,null,{}]}"
+				.getBytes(StandardCharsets.UTF_8))
+			.asJsonObject();
+		assertThat(object.getString("s")).isEqualTo("text");
+		assertThat(object.getString("n", "fallback")).isEqualTo("fallback");
+		assertThat(object.getString("missing", "fallback")).isEqualTo("fallback");
+		assertThat(object.getInt("n")).isEqualTo(7);
+		assertThat(object.getInt("s", -1)).isEqualTo(-1);
+		assertThat(object.getBoolean("t")).isTrue();
+		assertThat(object.getBoolean("f", true)).isFalse();
+		assertThat(object.getBoolean("missing", true)).isTrue();
+		assertThat(object.isNull("z")).isTrue();
+		assertThat(object.isNull("n")).isFalse();
+		assertThat(object.getJsonObject("o")).isEmpty();
+		assertThat(object.getJsonNumber("n").longValue()).isEqualTo(7);
+		assertThat(object.getJsonString("s").getString()).isEqualTo("text");
+		assertThatExceptionOfType(ClassCastException.class).isThrownBy(() -> object.getBoolean("n"));
+		assertThatExceptionOfType(NullPointerException.class).isThrownBy(() -> object.getBoolean("missing"));
+		JsonArray array = object.getJsonArray("a");
+		assertThat(array.getString(0)).isEqualTo("x");
+		assertThat(array.getInt(1)).isEqualTo(2);
+		assertThat(array.getBoolean(2)).isFalse();
+		assertThat(array.isNull(3)).isTrue();
+		assertThat(array.getJsonObject(4)).isEmpty();
+		assertThat(array.getString(9, "none")).isEqualTo("none");
+		assertThat(array.getInt(0, -1)).isEqualTo(-1);
+		assertThat(array.getBoolean(9, true)).isTrue();
+		assertThat(array.getValuesAs(JsonValue.class)).hasSize(5);
+	}
+
+	@Test
+	void documentsCannotBeChanged() {
+		JsonObject object = JsonPatches.read("{\"a\":[1]}".getBytes(StandardCharsets.UTF_8)).asJsonObject();
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> object.put("b", JsonValue.NULL));
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> object.remove("a"));
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> object.entrySet().iterator().next().setValue(JsonValue.NULL));
+		JsonArray array = object.getJsonArray("a");
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> array.add(JsonValue.NULL));
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> array.set(0, JsonValue.NULL));
+	}
+
+	@Test
+	void aRepeatedNameIsRefusedInInputAndItsLastValueWinsInStoredJson() {
+		byte[] repeated = "{\"a\":1,\"b\":2,\"a\":3}".getBytes(StandardCharsets.UTF_8);
+		assertThatIllegalArgumentException().isThrownBy(() -> JsonPatches.read(repeated));
+		JsonObject stored = JsonPatches.readStored(repeated).asJsonObject();
+		assertThat(stored.keySet()).containsExactly("a", "b");
+		assertThat(stored.getInt("a")).isEqualTo(3);
+	}
+
+	@Test
+	void smallIntegersAreSharedAndEqualToParssonsNumbers() {
+		JsonArray numbers = JsonPatches.read("[5,5,-128,1023,1024,-129,12345678901]".getBytes(StandardCharsets.UTF_8))
+			.asJsonArray();
+		assertThat(numbers.get(0)).isSameAs(numbers.get(1));
+		assertThat(numbers).isEqualTo(parsson("[5,5,-128,1023,1024,-129,12345678901]"));
+		assertThat(numbers.getJsonNumber(6).longValue()).isEqualTo(12345678901L);
+	}
+
+	@Test
+	void parssonsPointersWorkOnIt() {
+		JsonStructure document = JsonPatches
+			.read("{\"items\":[{\"id\":1,\"value\":10},{\"id\":2,\"value\":20}]}".getBytes(StandardCharsets.UTF_8))
+			.asJsonObject();
+		assertThat(document.getValue("/items/1/value")).isEqualTo(Json.createValue(20));
+		assertThat(Json.createPointer("/items/0").replace(document, Json.createValue(0)))
+			.isEqualTo(parsson("{\"items\":[0,{\"id\":2,\"value\":20}]}"));
+		assertThat(List.copyOf(document.asJsonObject().getJsonArray("items")))
+			.isEqualTo(parsson("[{\"id\":1,\"value\":10},{\"id\":2,\"value\":20}]"));
+	}
+
+	private static JsonStructure read(JsonStructure document) {
+		return (JsonStructure) JsonPatches.read(JsonPatches.write(document));
+	}
+
+	private static JsonStructure parsson(String json) {
+		try (var reader = Json.createReader(new StringReader(json))) {
+			return reader.read();
+		}
+	}
+
+}
