@@ -2,6 +2,7 @@ package dev.streamgate.core.patch;
 
 import java.nio.charset.StandardCharsets;
 import java.util.AbstractList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.RandomAccess;
 
@@ -37,6 +38,20 @@ final class CompactArray extends AbstractList<JsonValue> implements JsonArray, R
 	@Override
 	public int size() {
 		return this.values.length;
+	}
+
+	@Override
+	public boolean equals(Object other) {
+		if (other instanceof CompactArray that) {
+			return Arrays.equals(this.values, that.values);
+		}
+		return super.equals(other);
+	}
+
+	@Override
+	public int hashCode() {
+		// What List.hashCode is.
+		return Arrays.hashCode(this.values);
 	}
 
 	@Override

@@ -3,6 +3,7 @@ package dev.streamgate.core.patch;
 import java.nio.charset.StandardCharsets;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -114,6 +115,31 @@ final class CompactObject extends AbstractMap<String, JsonValue> implements Json
 		};
 	}
 
+	/**
+	 * Two objects of the same names in the same order (objects of one shape, or of two
+	 * versions of a document) compare their values pairwise: the diff of a polled
+	 * document compares each element with its previous version first.
+	 */
+	@Override
+	public boolean equals(Object other) {
+		if (this == other) {
+			return true;
+		}
+		if (other instanceof CompactObject that && this.shape.sameNames(that.shape)) {
+			return Arrays.equals(this.values, that.values);
+		}
+		return super.equals(other);
+	}
+
+	@Override
+	public int hashCode() {
+		int hash = 0;
+		for (int i = 0; i < this.values.length; i++) {
+			hash += this.shape.names[i].hashCode() ^ this.values[i].hashCode();
+		}
+		return hash;
+	}
+
 	@Override
 	public JsonArray getJsonArray(String name) {
 		return (JsonArray) get(name);
@@ -218,6 +244,10 @@ final class CompactObject extends AbstractMap<String, JsonValue> implements Json
 				}
 			}
 			return new Shape(names, index);
+		}
+
+		boolean sameNames(Shape other) {
+			return this == other || Arrays.equals(this.names, other.names);
 		}
 
 		int indexOf(String name) {

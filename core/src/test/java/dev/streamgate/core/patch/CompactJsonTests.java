@@ -40,6 +40,8 @@ class CompactJsonTests {
 			assertThat(compact).isInstanceOfAny(CompactObject.class, CompactArray.class);
 			assertThat(compact).isEqualTo(parsson).hasSameHashCodeAs(parsson);
 			assertThat(parsson).isEqualTo(compact);
+			assertThat(compact).isEqualTo(read(parsson)).hasSameHashCodeAs(read(parsson));
+			assertThat(compact.equals(compactNext)).isEqualTo(parsson.equals(next));
 			assertThat(compact.toString()).isEqualTo(parsson.toString());
 			JsonArray patch = JsonPatches.diff(compact, compactNext);
 			assertThat(patch).isEqualTo(JsonPatches.diff(parsson, next));
@@ -66,6 +68,15 @@ class CompactJsonTests {
 		assertThat(many.containsKey("k40")).isFalse();
 		assertThat(many.get("k40")).isNull();
 		assertThat(object.get("a")).isEqualTo(parsson("{\"z\":true,\"y\":null}"));
+	}
+
+	@Test
+	void objectsWithTheSameMembersInAnotherOrderAreEqual() {
+		JsonValue ab = JsonPatches.read("{\"a\":1,\"b\":[2]}".getBytes(StandardCharsets.UTF_8));
+		JsonValue ba = JsonPatches.read("{\"b\":[2],\"a\":1}".getBytes(StandardCharsets.UTF_8));
+		JsonValue other = JsonPatches.read("{\"a\":1,\"b\":[3]}".getBytes(StandardCharsets.UTF_8));
+		assertThat(ab).isEqualTo(ba).hasSameHashCodeAs(ba).isNotEqualTo(other);
+		assertThat(ab).isEqualTo(parsson("{\"b\":[2],\"a\":1}"));
 	}
 
 	@Test

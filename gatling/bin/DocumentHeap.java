@@ -1,0 +1,100 @@
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.Function;
+
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonValue;
+import jakarta.json.spi.JsonProvider;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.json.JsonFactory;
+
+import dev.streamgate.core.patch.JsonPatches;
+
+/**
+ * Heap a polled document takes once read (gatling/bin/document-heap): documents shaped like the mock
+ * source's (an array of {"id":i,"value":v} of SIZE bytes in all), COUNT of them kept, heap used after
+ * full collections divided by COUNT; read as streamgate reads them (JsonPatches.read) and as it read
+ * them before compact values (Jackson's parser into Parsson's builders).
+ */
+public class DocumentHeap {
+
+	private static final JsonProvider PARSSON = JsonProvider.provider();
+
+	public static void main(String[] args) {
+		int size = Integer.parseInt(args[0]);
+		int count = Integer.parseInt(args[1]);
+		byte[] json = document(size).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+		System.out.printf("document of %d bytes, %d kept%n", json.length, count);
+		measure("compact (JsonPatches.read)", count, () -> JsonPatches.read(json));
+		measure("Parsson builders (before)", count, () -> parsson(json));
+	}
+
+	private static void measure(String name, int count, java.util.function.Supplier<Object> read) {
+		for (int i = 0; i < 50; i++) {
+			read.get();
+		}
+		List<Object> kept = new ArrayList<>();
+		long before = used();
+		for (int i = 0; i < count; i++) {
+			kept.add(read.get());
+		}
+		long after = used();
+		System.out.printf("%-28s %6d KiB per document%n", name, (after - before) / count / 1024);
+		kept.clear();
+	}
+
+	private static String document(int size) {
+		SplittableRandom random = new SplittableRandom(1);
+		StringBuilder json = new StringBuilder("{\"generatedAt\":1764190000000,\"version\":1,\"items\":[");
+		for (int i = 0; i < size / 30; i++) {
+			json.append((i > 0) ? "," : "").append("{\"id\":").append(i).append(",\"value\":")
+				.append(random.nextLong(1_000_000_000L)).append('}');
+		}
+		return json.append("]}").toString();
+	}
+
+	private static long used() {
+		for (int i = 0; i < 4; i++) {
+			System.gc();
+		}
+		return Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory();
+	}
+
+	private static JsonValue parsson(byte[] json) {
+		try (JsonParser parser = new JsonFactory().createParser(ObjectReadContext.empty(), json)) {
+			return value(parser, parser.nextToken());
+		}
+	}
+
+	private static JsonValue value(JsonParser parser, JsonToken token) {
+		return switch (token) {
+			case START_OBJECT -> {
+				JsonObjectBuilder object = PARSSON.createObjectBuilder();
+				while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+					String name = parser.currentName();
+					object.add(name, value(parser, parser.nextToken()));
+				}
+				yield object.build();
+			}
+			case START_ARRAY -> {
+				JsonArrayBuilder array = PARSSON.createArrayBuilder();
+				for (JsonToken next = parser.nextToken(); next != JsonToken.END_ARRAY; next = parser.nextToken()) {
+					array.add(value(parser, next));
+				}
+				yield array.build();
+			}
+			case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
+				case INT -> PARSSON.createValue(parser.getIntValue());
+				case LONG -> PARSSON.createValue(parser.getLongValue());
+				default -> PARSSON.createValue(parser.getBigIntegerValue());
+			};
+			case VALUE_STRING -> PARSSON.createValue(parser.getString());
+			default -> throw new IllegalArgumentException("the mock document has no " + token);
+		};
+	}
+
+}
