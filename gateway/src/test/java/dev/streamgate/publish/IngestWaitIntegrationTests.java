@@ -83,7 +83,7 @@ class IngestWaitIntegrationTests {
 			assertThat(refused.getHeaders().getFirst("Retry-After")).isEqualTo("1");
 			assertThat(refused.getHeaders().getContentType()).hasToString("application/problem+json");
 			assertThat(refused.getBody()).contains("https://streamgate.dev/problems/overloaded")
-				.contains("waited 2000 ms for room");
+				.contains("no room came within 2000 ms");
 		}
 		// The publisher that went away mid-body left nothing held: the next one goes
 		// through at once, and it is the only event of the topic.

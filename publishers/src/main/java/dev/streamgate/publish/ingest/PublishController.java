@@ -164,12 +164,11 @@ public class PublishController {
 
 	private StreamgateException overloaded(InFlightPublications.Refused refused) {
 		this.overloaded.increment();
-		String why = refused.waited() ? "waited " + this.inFlight.maxWait().toMillis() + " ms for room"
-				: "as many bytes already wait";
+		String why = refused.waited() ? "no room came within " + this.inFlight.maxWait().toMillis() + " ms"
+				: "as many again already wait for room";
 		return new StreamgateException(ProblemType.OVERLOADED,
 				"This node holds as many publications as streamgate.ingest.max-in-flight allows ("
-						+ this.inFlight.limit() + " bytes) and this one " + why
-						+ "; nothing was published. Retry later.")
+						+ this.inFlight.limit() + " bytes) and " + why + "; nothing was published. Retry later.")
 			.withRetryAfter(Duration.ofSeconds(1));
 	}
 
