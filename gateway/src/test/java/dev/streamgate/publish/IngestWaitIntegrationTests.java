@@ -29,12 +29,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A publication that finds the node holding {@code streamgate.ingest.max-in-flight} bytes
- * waits for room (issue 17: a cold node refused publishes of webhook-13 in its first
- * seconds) instead of being refused at once; it is refused only after
- * {@code streamgate.ingest.max-wait}. A body of unknown length counts as
- * {@code max-payload} (1 MB + 1 KB here), more than the bound of 1 MB: while one is being
- * read, every other publication waits.
+ * With {@code streamgate.ingest.max-wait} set (off by default), a publication that finds
+ * the node holding {@code streamgate.ingest.max-in-flight} bytes waits for room instead
+ * of being refused at once; it is refused only after the wait. A body of unknown length
+ * counts as {@code max-payload} (1 MB + 1 KB here), more than the bound of 1 MB: while
+ * one is being read, every other publication waits.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "streamgate.ingest.max-in-flight=1MB", "streamgate.ingest.max-wait=2s" })

@@ -35,9 +35,9 @@ import static org.awaitility.Awaitility.await;
  * after a full GC; rings are now bounded per topic and by the node's budget
  * ({@code streamgate.memory.recent-events}). Issue 17: publications waiting for Kafka
  * were queued without bound (6.6 GB of RSS under a load Kafka could not take); they are
- * now bounded by {@code streamgate.ingest.max-in-flight}; as many bytes more may wait for
- * room ({@code streamgate.ingest.max-wait}, IngestWaitIntegrationTests), the excess is
- * refused at once.
+ * now bounded by {@code streamgate.ingest.max-in-flight}, the excess refused at once (or,
+ * with {@code streamgate.ingest.max-wait}, after waiting for room:
+ * IngestWaitIntegrationTests).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "streamgate.memory.recent-events=32MB", "streamgate.ingest.max-in-flight=3MB" })
@@ -113,7 +113,7 @@ class MemoryBoundIntegrationTests {
 	}
 
 	@Test
-	void publicationsBeyondTheInFlightBoundAndItsWaitingRoomAreRefusedAndNoneIsLost() throws Exception {
+	void publicationsBeyondTheInFlightBoundAreRefusedAtOnceAndNoneIsLost() throws Exception {
 		this.client.post()
 			.uri("/api/v1/topics")
 			.contentType(MediaType.APPLICATION_JSON)

@@ -25,13 +25,14 @@ import org.springframework.validation.annotation.Validated;
  * @param maxWait how long a publication beyond {@code maxInFlight} waits for room, in
  * order of arrival and with its body unread, before it is answered {@code 503 overloaded}
  * with {@code Retry-After}; as many bytes may wait as may be in flight, more are refused
- * at once. Zero refuses at once
+ * at once. Zero (the default) refuses at once: with a wait, a cold node with a small
+ * bound refused more publishes, not fewer (docs/benchmarks.md)
  */
 @Validated
 @ConfigurationProperties("streamgate.ingest")
 public record IngestProperties(@DefaultValue("1MB") DataSize maxPayload,
 		@DefaultValue("24h") @DurationMax(days = 7) Duration idempotencyWindow,
 		@DefaultValue("100000") @Min(1) long idempotencyKeys, @DefaultValue("16MB") DataSize maxInFlight,
-		@DefaultValue("5s") @DurationMin(millis = 0) @DurationMax(minutes = 1) Duration maxWait) {
+		@DefaultValue("0s") @DurationMin(millis = 0) @DurationMax(minutes = 1) Duration maxWait) {
 
 }
