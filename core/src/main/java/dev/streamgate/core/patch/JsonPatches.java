@@ -258,7 +258,7 @@ public final class JsonPatches {
 	}
 
 	/**
-	 * Objects and arrays are compact (a tenth of Parsson's heap for arrays of small
+	 * Objects and arrays are compact (under a third of Parsson's heap for arrays of small
 	 * objects; see {@link CompactObject}), their names shared by shape within the
 	 * document.
 	 */
