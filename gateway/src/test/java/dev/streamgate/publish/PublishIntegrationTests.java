@@ -1,17 +1,25 @@
 package dev.streamgate.publish;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.netty.channel.EventLoop;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webtestclient.autoconfigure.AutoConfigureWebTestClient;
+import org.springframework.context.annotation.Bean;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.server.WebFilter;
+import reactor.core.publisher.Mono;
 
+import dev.streamgate.core.web.Connections;
 import dev.streamgate.support.GatewayKafka;
 import dev.streamgate.support.ProblemAssertions;
 
@@ -163,6 +171,24 @@ class PublishIntegrationTests {
 				.doesNotContain("spring_security_"));
 	}
 
+	@Test
+	void theAnswerIsWrittenOnTheConnectionsEventLoopNotOnKafkasProducerThread() {
+		publish("orders", MediaType.APPLICATION_JSON, "{\"answered\":\"here\"}").expectStatus().isAccepted();
+		this.client.post()
+			.uri("/api/v1/publish/orders")
+			.contentType(MediaType.APPLICATION_JSON)
+			.header("Idempotency-Key", "answered-here")
+			.bodyValue("{\"answered\":\"here, once\"}")
+			.exchange()
+			.expectStatus()
+			.isAccepted();
+		// The producer's one network thread sends every publication's records: it does
+		// not also encode and write the answers.
+		assertThat(AnsweringThreads.published).hasSizeGreaterThanOrEqualTo(2)
+			.allSatisfy((answer) -> assertThat(answer).endsWith(" on the connection's event loop"))
+			.noneSatisfy((answer) -> assertThat(answer).contains("kafka"));
+	}
+
 	private String status(String topic) {
 		return this.client.get()
 			.uri("/api/v1/topics/" + topic + "/status")
@@ -173,6 +199,30 @@ class PublishIntegrationTests {
 			.returnResult()
 			.getResponseBody()
 			.replaceAll("\"lastEventTime\":\"[^\"]*\"", "");
+	}
+
+	/** Records which thread commits each publish answer. */
+	@TestConfiguration(proxyBeanMethods = false)
+	static class AnsweringThreads {
+
+		static final List<String> published = new CopyOnWriteArrayList<>();
+
+		@Bean
+		WebFilter answeringThread() {
+			return (exchange, chain) -> {
+				if (exchange.getRequest().getPath().value().startsWith("/api/v1/publish/orders")) {
+					exchange.getResponse().beforeCommit(() -> {
+						boolean onLoop = Connections.eventLoop(exchange) instanceof EventLoop loop
+								&& loop.inEventLoop();
+						published.add(Thread.currentThread().getName()
+								+ (onLoop ? " on the connection's event loop" : " elsewhere"));
+						return Mono.empty();
+					});
+				}
+				return chain.filter(exchange);
+			};
+		}
+
 	}
 
 }

@@ -50,6 +50,7 @@ import dev.streamgate.core.trace.EventTracing;
 import dev.streamgate.core.topic.PublisherType;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.web.Connections;
 import dev.streamgate.core.web.ProblemResponses;
 
 /**
@@ -159,6 +160,10 @@ public class PublishController {
 		}
 		long charge = ((declared >= 0) ? declared : max) + PER_PUBLICATION;
 		return this.inFlight.hold(charge, () -> body(topic, topicId, idempotencyKey, attributes, form, exchange, max))
+			// Kafka's acknowledgement arrives on its producer's one network thread, which
+			// sends every publication's records: the answer is made on the connection's
+			// event loop, not there.
+			.publishOn(Connections.scheduler(exchange))
 			.onErrorMap(InFlightPublications.Refused.class, this::overloaded);
 	}
 

@@ -24,7 +24,6 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
-import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -34,7 +33,6 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.netty.Connection;
 
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.filter.Selection;
@@ -46,6 +44,7 @@ import dev.streamgate.core.role.Role;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.web.Connections;
 import dev.streamgate.core.web.ProblemResponses;
 import dev.streamgate.core.web.RequestAttributes;
 import dev.streamgate.core.web.SubscribeAccess;
@@ -218,7 +217,8 @@ public class StreamController {
 		Flux<Frame> frames = Flux.using(() -> {
 			this.limits.acquire(client);
 			return client;
-		}, (counted) -> follow.apply(eventLoop(exchange)).takeUntilOther(closed(exchange)), this.limits::release);
+		}, (counted) -> follow.apply(Connections.eventLoop(exchange)).takeUntilOther(Connections.closed(exchange)),
+				this.limits::release);
 		Instant expiresAt = exchange.getAttribute(RequestAttributes.TOKEN_EXPIRES_AT);
 		if (expiresAt != null) {
 			// The client reconnects with a fresh token and its cursor. Only the expiry
@@ -283,29 +283,6 @@ public class StreamController {
 	private static String clientAddress(ServerWebExchange exchange) {
 		InetSocketAddress remote = exchange.getRequest().getRemoteAddress();
 		return (remote != null && remote.getAddress() != null) ? remote.getAddress().getHostAddress() : "unknown";
-	}
-
-	/**
-	 * The event loop of this connection, so that frames are offered on the thread that
-	 * writes them.
-	 */
-	private static Executor eventLoop(ServerWebExchange exchange) {
-		if (ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()) instanceof Connection connection) {
-			return connection.channel().eventLoop();
-		}
-		return Runnable::run;
-	}
-
-	/**
-	 * Completes when the connection closes, at once when it closed already: a connection
-	 * reset while the request waited (for a token check, say) would otherwise leave a
-	 * stream that no write ever fails.
-	 */
-	private static Mono<Void> closed(ServerWebExchange exchange) {
-		if (ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()) instanceof Connection connection) {
-			return Mono.create((sink) -> connection.channel().closeFuture().addListener((future) -> sink.success()));
-		}
-		return Mono.never();
 	}
 
 }

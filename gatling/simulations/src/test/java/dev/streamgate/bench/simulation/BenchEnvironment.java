@@ -178,6 +178,33 @@ final class BenchEnvironment implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * The sum of a metric's series as the gateway's {@code /actuator/prometheus} shows it
+	 * now, or NaN when it cannot be read.
+	 * @param name the Prometheus name, e.g. {@code streamgate_ingest_in_flight_bytes}
+	 */
+	double metric(String name) {
+		HttpRequest request = HttpRequest
+			.newBuilder(URI.create(gatewayUrl() + "/actuator/prometheus?includedNames=" + name))
+			.timeout(Duration.ofSeconds(5))
+			.build();
+		try {
+			String body = this.http.send(request, HttpResponse.BodyHandlers.ofString()).body();
+			return body.lines()
+				.filter((line) -> line.startsWith(name + " ") || line.startsWith(name + "{"))
+				.mapToDouble((line) -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+				.reduce(Double::sum)
+				.orElse(Double.NaN);
+		}
+		catch (IOException | RuntimeException ex) {
+			return Double.NaN;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return Double.NaN;
+		}
+	}
+
 	private int status(String method, String url, String json) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30));
 		if (json != null) {

@@ -6,7 +6,11 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.DoubleAccumulator;
 
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Simulation;
@@ -40,7 +44,10 @@ import static io.gatling.javaapi.http.HttpDsl.status;
  * {@code trace-slowest} (false; true prints every delivery of the slowest webhook: sent
  * and received time, webhook-id), and those of {@link BenchEnvironment}. The three
  * slowest webhooks are always printed ({@code SLOWEST} lines): a late start and a stall
- * read the same in a percentile.
+ * read the same in a percentile. From the first publish to the end, the gateway's
+ * {@code streamgate_ingest_in_flight_bytes} is read every 250 ms: the most seen is
+ * {@code peakInFlightMB} (how close the ingest came to its bound), and
+ * {@code refusedPublishes} is the gateway's count of 503 {@code overloaded} answers.
  */
 public class WebhookFanout extends Simulation {
 
@@ -70,6 +77,15 @@ public class WebhookFanout extends Simulation {
 	private WebhookSink sink;
 
 	private Measurement measurement;
+
+	private final ScheduledExecutorService inFlightSampler = Executors.newSingleThreadScheduledExecutor((task) -> {
+		Thread thread = new Thread(task, "bench-in-flight");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	/** The most bytes the gateway held in flight, as sampled. */
+	private final DoubleAccumulator peakInFlight = new DoubleAccumulator(Math::max, 0);
 
 	/** When publishing starts (epoch ms). */
 	private volatile long startedAt;
@@ -107,6 +123,12 @@ public class WebhookFanout extends Simulation {
 		this.measurement.schedule(this.ramp, this.duration);
 		BenchEnvironment.sleep(Duration.ofSeconds(1));
 		this.startedAt = System.currentTimeMillis();
+		this.inFlightSampler.scheduleWithFixedDelay(() -> {
+			double held = this.environment.metric("streamgate_ingest_in_flight_bytes");
+			if (!Double.isNaN(held)) {
+				this.peakInFlight.accumulate(held);
+			}
+		}, 0, 250, TimeUnit.MILLISECONDS);
 	}
 
 	/**
@@ -161,6 +183,7 @@ public class WebhookFanout extends Simulation {
 	@Override
 	public void after() {
 		try {
+			this.inFlightSampler.shutdownNow();
 			// The sink keeps every delivery; the window's share is what arrived inside
 			// it.
 			long badSignatures = 0;
@@ -185,6 +208,9 @@ public class WebhookFanout extends Simulation {
 			settings.put("via", this.environment.via());
 			settings.put("published", this.published.get());
 			settings.put("badSignatures", badSignatures);
+			settings.put("peakInFlightMB", Math.round(this.peakInFlight.get() / 100_000.0) / 10.0);
+			double refused = this.environment.metric("streamgate_ingest_overloaded_total");
+			settings.put("refusedPublishes", Double.isNaN(refused) ? "unknown" : (Object) (long) refused);
 			Map<String, Object> results = this.measurement.results(settings);
 			Measurement.report("WebhookFanout", results);
 			if (this.row != null) {
