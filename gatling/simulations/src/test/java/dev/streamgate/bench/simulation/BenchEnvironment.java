@@ -184,8 +184,10 @@ final class BenchEnvironment implements AutoCloseable {
 	 * @param name the Prometheus name, e.g. {@code streamgate_ingest_in_flight_bytes}
 	 */
 	double metric(String name) {
+		// The filter takes a family's name: a counter's samples add _total to it.
+		String family = name.endsWith("_total") ? name.substring(0, name.length() - "_total".length()) : name;
 		HttpRequest request = HttpRequest
-			.newBuilder(URI.create(gatewayUrl() + "/actuator/prometheus?includedNames=" + name))
+			.newBuilder(URI.create(gatewayUrl() + "/actuator/prometheus?includedNames=" + family))
 			.timeout(Duration.ofSeconds(5))
 			.build();
 		try {
