@@ -154,8 +154,27 @@ public final class KafkaClients {
 	 * {@link StreamgateKafkaProperties#publishLinger()}.
 	 */
 	KafkaSender<String, byte[]> publicationSender(String clientPurpose) {
+		return publicationSender(clientPurpose, this.properties.publishLinger());
+	}
+
+	/**
+	 * The producers of publications: one with
+	 * {@link StreamgateKafkaProperties#publishLinger()} and one without, chosen by how
+	 * close publications come (see {@link PublicationSenders}); one producer when the
+	 * linger is 0.
+	 */
+	PublicationSenders publicationSenders(String clientPurpose) {
+		Duration linger = this.properties.publishLinger();
+		if (linger.isZero()) {
+			return PublicationSenders.of(publicationSender(clientPurpose, linger));
+		}
+		return new PublicationSenders(publicationSender(clientPurpose, linger),
+				publicationSender(clientPurpose + "-at-once", Duration.ZERO), linger, System::nanoTime);
+	}
+
+	private KafkaSender<String, byte[]> publicationSender(String clientPurpose, Duration linger) {
 		Map<String, Object> config = producer(clientPurpose);
-		config.put(ProducerConfig.LINGER_MS_CONFIG, (int) this.properties.publishLinger().toMillis());
+		config.put(ProducerConfig.LINGER_MS_CONFIG, (int) linger.toMillis());
 		return sender(config);
 	}
 

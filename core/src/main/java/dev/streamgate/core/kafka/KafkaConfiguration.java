@@ -58,8 +58,8 @@ public class KafkaConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	KafkaSender<String, byte[]> eventSender(KafkaClients clients) {
-		return clients.publicationSender("events");
+	PublicationSenders eventSenders(KafkaClients clients) {
+		return clients.publicationSenders("events");
 	}
 
 	@Bean(destroyMethod = "close")
@@ -68,9 +68,9 @@ public class KafkaConfiguration {
 	}
 
 	@Bean
-	KafkaEventLog eventLog(Admin kafkaAdmin, KafkaClients clients, KafkaSender<String, byte[]> eventSender,
+	KafkaEventLog eventLog(Admin kafkaAdmin, KafkaClients clients, PublicationSenders eventSenders,
 			KafkaSender<String, byte[]> eventBatchSender, EventStorageProperties storage) {
-		return new KafkaEventLog(kafkaAdmin, clients, eventSender, eventBatchSender, storage);
+		return new KafkaEventLog(kafkaAdmin, clients, eventSenders, eventBatchSender, storage);
 	}
 
 	@Bean(destroyMethod = "close")

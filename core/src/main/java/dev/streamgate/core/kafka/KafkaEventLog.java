@@ -109,7 +109,7 @@ public final class KafkaEventLog implements EventLog {
 
 	private final KafkaClients clients;
 
-	private final KafkaSender<String, byte[]> sender;
+	private final PublicationSenders senders;
 
 	private final KafkaSender<String, byte[]> transactionalSender;
 
@@ -126,12 +126,12 @@ public final class KafkaEventLog implements EventLog {
 
 	private final ReadConsumers readers;
 
-	KafkaEventLog(Admin admin, KafkaClients clients, KafkaSender<String, byte[]> sender,
+	KafkaEventLog(Admin admin, KafkaClients clients, PublicationSenders senders,
 			KafkaSender<String, byte[]> transactionalSender, EventStorageProperties storage) {
 		this.admin = admin;
 		this.clients = clients;
 		this.prefix = clients.properties().topicPrefix();
-		this.sender = sender;
+		this.senders = senders;
 		this.transactionalSender = transactionalSender;
 		this.writeTimeout = clients.properties().writeTimeout();
 		this.sharedName = sharedName(this.prefix);
@@ -293,8 +293,8 @@ public final class KafkaEventLog implements EventLog {
 		for (int i = 0; i < produced.size(); i++) {
 			records.add(SenderRecord.create(produced.get(i), i));
 		}
-		Flux<SenderResult<Integer>> results = (records.size() == 1) ? this.sender.send(Flux.fromIterable(records))
-				: sendTransactionally(records);
+		Flux<SenderResult<Integer>> results = (records.size() == 1)
+				? this.senders.next().send(Flux.fromIterable(records)) : sendTransactionally(records);
 		return results.map((result) -> position(topic, result.recordMetadata()))
 			.collectList()
 			.timeout(this.writeTimeout.plusSeconds(2))

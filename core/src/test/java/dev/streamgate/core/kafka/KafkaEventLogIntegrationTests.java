@@ -64,7 +64,8 @@ class KafkaEventLogIntegrationTests {
 		this.admin = this.clients.admin();
 		this.sender = this.clients.sender("test");
 		this.batchSender = this.clients.transactionalSender("test-batch");
-		this.log = new KafkaEventLog(this.admin, this.clients, this.sender, this.batchSender, TestKafka.eventStorage());
+		this.log = new KafkaEventLog(this.admin, this.clients, PublicationSenders.of(this.sender), this.batchSender,
+				TestKafka.eventStorage());
 	}
 
 	@AfterEach
@@ -404,19 +405,19 @@ class KafkaEventLogIntegrationTests {
 
 	@Test
 	void publicationsWithinTheLingerShareAProduceRequestAndKeepTheirOrder() {
-		StreamgateKafkaProperties defaults = this.clients.properties();
-		KafkaClients lingering = new KafkaClients(TestKafka.bootstrapServers(), Map.of(),
-				new StreamgateKafkaProperties(defaults.topicPrefix(), defaults.leasePartitions(),
-						defaults.attemptsRetention(), defaults.writeTimeout(), defaults.startupTimeout(),
-						defaults.leaseSessionTimeout(), Duration.ofMillis(300)));
-		KafkaSender<String, byte[]> publications = lingering.publicationSender("lingering");
+		KafkaClients lingering = clientsWithLinger(Duration.ofMillis(300));
+		PublicationSenders publications = lingering.publicationSenders("lingering");
 		KafkaEventLog lingeringLog = new KafkaEventLog(this.admin, lingering, publications, this.batchSender,
 				TestKafka.eventStorage());
 		try {
 			Topic topic = createTopic("lingered", 1);
-			// The producer learns the shared log's partitions with its first record;
+			// The producers learn the shared log's partitions with their first record;
 			// sends wait meanwhile, and would travel together for that reason alone.
-			lingeringLog.append(topic, List.of(event("{\"n\":-1}"))).block(TIMEOUT);
+			lingeringLog.append(topic, List.of(event("{\"n\":-2}"))).block(TIMEOUT);
+			publications.lingering()
+				.send(Flux
+					.just(SenderRecord.create(lingeringLog.records(topic, List.of(event("{\"n\":-1}"))).get(0), 0)))
+				.blockLast(TIMEOUT);
 			// Twenty publications 10 ms apart, as twenty requests would come: without a
 			// linger each goes in a produce request of its own.
 			List<List<EventPosition>> positions = Flux.interval(Duration.ofMillis(10))
@@ -428,23 +429,62 @@ class KafkaEventLogIntegrationTests {
 			assertThat(data(this.log.read(topic, Cursor.beforeAll(1), this.log.end(topic).block(TIMEOUT))
 				.collectList()
 				.block(TIMEOUT)))
-				.containsExactlyElementsOf(IntStream.range(-1, 20).mapToObj((i) -> "{\"n\":" + i + "}").toList());
-			double recordsPerRequest = publications
-				.doOnProducer((producer) -> producer.metrics()
-					.entrySet()
-					.stream()
-					.filter((metric) -> metric.getKey().name().equals("records-per-request-avg"))
-					.mapToDouble((metric) -> ((Number) metric.getValue().metricValue()).doubleValue())
-					.findFirst()
-					.orElseThrow())
-				.block(TIMEOUT);
-			// 21 records: the first alone, the twenty in one request or two.
-			assertThat(recordsPerRequest).isGreaterThanOrEqualTo(5);
+				.containsExactlyElementsOf(IntStream.range(-2, 20).mapToObj((i) -> "{\"n\":" + i + "}").toList());
+			// The lingering producer's records: the one sent above alone, then the twenty
+			// (but perhaps the first, sent at once) in one request or two.
+			assertThat(metric(publications.lingering(), "records-per-request-avg")).isGreaterThanOrEqualTo(5);
 		}
 		finally {
 			lingeringLog.close();
 			publications.close();
 		}
+	}
+
+	@Test
+	void publicationsFurtherApartThanTheLingerGoAtOnce() {
+		KafkaClients lingering = clientsWithLinger(Duration.ofMillis(200));
+		PublicationSenders publications = lingering.publicationSenders("apart");
+		KafkaEventLog lingeringLog = new KafkaEventLog(this.admin, lingering, publications, this.batchSender,
+				TestKafka.eventStorage());
+		try {
+			Topic topic = createTopic("apart", 1);
+			List<List<EventPosition>> positions = Flux.interval(Duration.ZERO, Duration.ofMillis(500))
+				.take(3)
+				.concatMap((i) -> lingeringLog.append(topic, List.of(event("{\"n\":" + i + "}"))))
+				.collectList()
+				.block(TIMEOUT);
+			assertThat(positions).hasSize(3);
+			assertThat(data(this.log.read(topic, Cursor.beforeAll(1), this.log.end(topic).block(TIMEOUT))
+				.collectList()
+				.block(TIMEOUT))).containsExactly("{\"n\":0}", "{\"n\":1}", "{\"n\":2}");
+			assertThat(metric(publications.immediate(), "record-send-total")).isEqualTo(3);
+			assertThat(metric(publications.lingering(), "record-send-total")).isZero();
+		}
+		finally {
+			lingeringLog.close();
+			publications.close();
+		}
+	}
+
+	private KafkaClients clientsWithLinger(Duration linger) {
+		StreamgateKafkaProperties defaults = this.clients.properties();
+		return new KafkaClients(TestKafka.bootstrapServers(), Map.of(),
+				new StreamgateKafkaProperties(defaults.topicPrefix(), defaults.leasePartitions(),
+						defaults.attemptsRetention(), defaults.writeTimeout(), defaults.startupTimeout(),
+						defaults.leaseSessionTimeout(), linger));
+	}
+
+	private static double metric(KafkaSender<String, byte[]> sender, String name) {
+		return sender
+			.doOnProducer((producer) -> producer.metrics()
+				.entrySet()
+				.stream()
+				.filter((metric) -> metric.getKey().name().equals(name)
+						&& metric.getKey().group().equals("producer-metrics"))
+				.mapToDouble((metric) -> ((Number) metric.getValue().metricValue()).doubleValue())
+				.findFirst()
+				.orElseThrow())
+			.block(TIMEOUT);
 	}
 
 	@Test
