@@ -28,7 +28,8 @@ import org.springframework.validation.annotation.Validated;
  * @param publishLinger how long a publication waits for others to go to Kafka in the same
  * produce request ({@code linger.ms} of the events' producer): under load one request,
  * one broker append and one wake-up of the readers carry several events; it adds at most
- * this much to every event's latency
+ * this much to an event's latency, and only a publication that came less than this after
+ * the one before it waits (see {@link PublicationSenders})
  */
 @Validated
 @ConfigurationProperties("streamgate.kafka")
