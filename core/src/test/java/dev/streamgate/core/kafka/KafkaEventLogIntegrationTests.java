@@ -405,11 +405,9 @@ class KafkaEventLogIntegrationTests {
 
 	@Test
 	void publicationsWithinTheLingerShareAProduceRequestAndKeepTheirOrder() {
-		KafkaClients lingering = clientsWithLinger(Duration.ofMillis(300));
-		PublicationSenders publications = lingering.publicationSenders("lingering");
-		KafkaEventLog lingeringLog = new KafkaEventLog(this.admin, lingering, publications, this.batchSender,
-				TestKafka.eventStorage());
-		try {
+		try (Lingering lingering = lingering(Duration.ofMillis(300), "lingering")) {
+			PublicationSenders publications = lingering.senders();
+			KafkaEventLog lingeringLog = lingering.log();
 			Topic topic = createTopic("lingered", 1);
 			// The producers learn the shared log's partitions with their first record;
 			// sends wait meanwhile, and would travel together for that reason alone.
@@ -434,23 +432,18 @@ class KafkaEventLogIntegrationTests {
 			// (but perhaps the first, sent at once) in one request or two.
 			assertThat(metric(publications.lingering(), "records-per-request-avg")).isGreaterThanOrEqualTo(5);
 		}
-		finally {
-			lingeringLog.close();
-			publications.close();
-		}
 	}
 
 	@Test
 	void publicationsFurtherApartThanTheLingerGoAtOnce() {
-		KafkaClients lingering = clientsWithLinger(Duration.ofMillis(200));
-		PublicationSenders publications = lingering.publicationSenders("apart");
-		KafkaEventLog lingeringLog = new KafkaEventLog(this.admin, lingering, publications, this.batchSender,
-				TestKafka.eventStorage());
-		try {
+		try (Lingering lingering = lingering(Duration.ofMillis(200), "apart")) {
+			PublicationSenders publications = lingering.senders();
+			KafkaEventLog lingeringLog = lingering.log();
 			Topic topic = createTopic("apart", 1);
-			List<List<EventPosition>> positions = Flux.interval(Duration.ZERO, Duration.ofMillis(500))
-				.take(3)
-				.concatMap((i) -> lingeringLog.append(topic, List.of(event("{\"n\":" + i + "}"))))
+			// Each sent half a second after the one before it was answered.
+			List<List<EventPosition>> positions = Flux.range(0, 3)
+				.concatMap((i) -> Mono.delay(Duration.ofMillis(500))
+					.then(Mono.defer(() -> lingeringLog.append(topic, List.of(event("{\"n\":" + i + "}"))))))
 				.collectList()
 				.block(TIMEOUT);
 			assertThat(positions).hasSize(3);
@@ -460,18 +453,31 @@ class KafkaEventLogIntegrationTests {
 			assertThat(metric(publications.immediate(), "record-send-total")).isEqualTo(3);
 			assertThat(metric(publications.lingering(), "record-send-total")).isZero();
 		}
-		finally {
-			lingeringLog.close();
-			publications.close();
-		}
 	}
 
-	private KafkaClients clientsWithLinger(Duration linger) {
+	/**
+	 * An event log whose publications linger as {@code streamgate.kafka.publish-linger}
+	 * says.
+	 */
+	private Lingering lingering(Duration linger, String purpose) {
 		StreamgateKafkaProperties defaults = this.clients.properties();
-		return new KafkaClients(TestKafka.bootstrapServers(), Map.of(),
+		KafkaClients clients = new KafkaClients(TestKafka.bootstrapServers(), Map.of(),
 				new StreamgateKafkaProperties(defaults.topicPrefix(), defaults.leasePartitions(),
 						defaults.attemptsRetention(), defaults.writeTimeout(), defaults.startupTimeout(),
 						defaults.leaseSessionTimeout(), linger));
+		PublicationSenders senders = clients.publicationSenders(purpose);
+		return new Lingering(senders,
+				new KafkaEventLog(this.admin, clients, senders, this.batchSender, TestKafka.eventStorage()));
+	}
+
+	private record Lingering(PublicationSenders senders, KafkaEventLog log) implements AutoCloseable {
+
+		@Override
+		public void close() {
+			this.log.close();
+			this.senders.close();
+		}
+
 	}
 
 	private static double metric(KafkaSender<String, byte[]> sender, String name) {
