@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -38,6 +39,7 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.utils.Utils;
+import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -103,6 +105,9 @@ public final class KafkaEventLog implements EventLog {
 	/** Consumers kept between reads: about as many as reads run at once. */
 	private static final int READERS_KEPT = 8;
 
+	/** How long a kept consumer waits for its next read before it is closed. */
+	private static final Duration READERS_IDLE = Duration.ofSeconds(10);
+
 	private final Admin admin;
 
 	private final String prefix;
@@ -126,6 +131,8 @@ public final class KafkaEventLog implements EventLog {
 
 	private final ReadConsumers readers;
 
+	private final Disposable closingIdleReaders;
+
 	KafkaEventLog(Admin admin, KafkaClients clients, PublicationSenders senders,
 			KafkaSender<String, byte[]> transactionalSender, EventStorageProperties storage) {
 		this.admin = admin;
@@ -138,11 +145,17 @@ public final class KafkaEventLog implements EventLog {
 		this.sharedPartitions = storage.sharedPartitions();
 		this.sharedRetention = storage.sharedRetention();
 		this.readers = new ReadConsumers(() -> new KafkaConsumer<>(clients.readConsumer("read"),
-				new StringDeserializer(), new ByteArrayDeserializer()), READERS_KEPT);
+				new StringDeserializer(), new ByteArrayDeserializer()), READERS_KEPT, READERS_IDLE, System::nanoTime);
+		// Closing a consumer that is in no group does not wait for the broker, but it is
+		// not an event loop's work either.
+		long sweep = READERS_IDLE.toMillis() / 2;
+		this.closingIdleReaders = Schedulers.boundedElastic()
+			.schedulePeriodically(this.readers::closeIdle, sweep, sweep, TimeUnit.MILLISECONDS);
 	}
 
 	/** Closes the consumers kept for reads. */
 	public void close() {
+		this.closingIdleReaders.dispose();
 		this.readers.close();
 	}
 

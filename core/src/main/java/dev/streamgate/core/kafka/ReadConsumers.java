@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 import org.apache.kafka.clients.consumer.CloseOptions;
@@ -16,6 +17,12 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
  * snapshot publication to a shared topic reads the records after its document (past other
  * topics' records) every time, and that was most of its cost and latency. Only a consumer
  * whose read ended normally is kept; one whose read was cancelled or failed is closed.
+ * <p>
+ * A consumer kept longer than the idle time without a read is closed by
+ * {@link #closeIdle()}: a burst of reads at once leaves as many consumers, each with an
+ * epoll selector, its wake-up descriptor and a broker connection, and a node whose reads
+ * have calmed down should not hold them for ever. The most recently given back is taken
+ * first, so that the ones left over are the ones that age.
  */
 final class ReadConsumers implements AutoCloseable {
 
@@ -23,13 +30,20 @@ final class ReadConsumers implements AutoCloseable {
 
 	private final int max;
 
-	private final Deque<KafkaConsumer<String, byte[]>> idle = new ArrayDeque<>();
+	private final long idleNanos;
+
+	private final LongSupplier nanoTime;
+
+	/** Newest first. */
+	private final Deque<Kept> idle = new ArrayDeque<>();
 
 	private boolean closed;
 
-	ReadConsumers(Supplier<KafkaConsumer<String, byte[]>> factory, int max) {
+	ReadConsumers(Supplier<KafkaConsumer<String, byte[]>> factory, int max, Duration idle, LongSupplier nanoTime) {
 		this.factory = factory;
 		this.max = max;
+		this.idleNanos = idle.toNanos();
+		this.nanoTime = nanoTime;
 	}
 
 	/**
@@ -37,11 +51,11 @@ final class ReadConsumers implements AutoCloseable {
 	 * @return a kept consumer, or a new one
 	 */
 	KafkaConsumer<String, byte[]> take() {
-		KafkaConsumer<String, byte[]> kept;
+		Kept kept;
 		synchronized (this) {
 			kept = this.idle.pollFirst();
 		}
-		return (kept != null) ? kept : this.factory.get();
+		return (kept != null) ? kept.consumer() : this.factory.get();
 	}
 
 	/**
@@ -60,12 +74,33 @@ final class ReadConsumers implements AutoCloseable {
 		synchronized (this) {
 			kept = !this.closed && this.idle.size() < this.max;
 			if (kept) {
-				this.idle.addFirst(consumer);
+				this.idle.addFirst(new Kept(consumer, this.nanoTime.getAsLong()));
 			}
 		}
 		if (!kept) {
 			discard(consumer);
 		}
+	}
+
+	/**
+	 * Closes the consumers kept without a read for longer than the idle time.
+	 * @return how many were closed
+	 */
+	int closeIdle() {
+		long now = this.nanoTime.getAsLong();
+		List<KafkaConsumer<String, byte[]>> old = new ArrayList<>();
+		synchronized (this) {
+			while (!this.idle.isEmpty() && now - this.idle.peekLast().since() >= this.idleNanos) {
+				old.add(this.idle.pollLast().consumer());
+			}
+		}
+		old.forEach(this::discard);
+		return old.size();
+	}
+
+	/** How many consumers are kept now. */
+	synchronized int kept() {
+		return this.idle.size();
 	}
 
 	/**
@@ -79,13 +114,16 @@ final class ReadConsumers implements AutoCloseable {
 
 	@Override
 	public void close() {
-		List<KafkaConsumer<String, byte[]>> all;
+		List<Kept> all;
 		synchronized (this) {
 			this.closed = true;
 			all = new ArrayList<>(this.idle);
 			this.idle.clear();
 		}
-		all.forEach(this::discard);
+		all.forEach((kept) -> discard(kept.consumer()));
+	}
+
+	private record Kept(KafkaConsumer<String, byte[]> consumer, long since) {
 	}
 
 }
