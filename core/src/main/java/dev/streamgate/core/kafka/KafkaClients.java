@@ -9,6 +9,7 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -150,14 +151,6 @@ public final class KafkaClients {
 	}
 
 	/**
-	 * The producer of publications: as {@link #producer}, with
-	 * {@link StreamgateKafkaProperties#publishLinger()}.
-	 */
-	KafkaSender<String, byte[]> publicationSender(String clientPurpose) {
-		return publicationSender(clientPurpose, this.properties.publishLinger());
-	}
-
-	/**
 	 * The producers of publications: one with
 	 * {@link StreamgateKafkaProperties#publishLinger()} and one without, chosen by how
 	 * close publications come (see {@link PublicationSenders}); one producer when the
@@ -165,17 +158,25 @@ public final class KafkaClients {
 	 */
 	PublicationSenders publicationSenders(String clientPurpose) {
 		Duration linger = this.properties.publishLinger();
+		Duration writeTimeout = this.properties.writeTimeout();
 		if (linger.isZero()) {
-			return PublicationSenders.of(publicationSender(clientPurpose, linger));
+			return PublicationSenders.of(publicationProducer(clientPurpose, linger), writeTimeout);
 		}
-		return new PublicationSenders(publicationSender(clientPurpose, linger),
-				publicationSender(clientPurpose + "-at-once", Duration.ZERO), linger, System::nanoTime);
+		return new PublicationSenders(publicationProducer(clientPurpose, linger),
+				publicationProducer(clientPurpose + "-at-once", Duration.ZERO), linger, writeTimeout, System::nanoTime);
 	}
 
-	private KafkaSender<String, byte[]> publicationSender(String clientPurpose, Duration linger) {
+	/**
+	 * A producer of publications, which sends on the caller's thread (an event loop): as
+	 * {@link #producer}, with the linger, and a send never waits
+	 * ({@code max.block.ms=0}): one that would (no metadata yet, a full buffer) fails at
+	 * once and {@link PublicationSenders} tries it again later.
+	 */
+	private KafkaProducer<String, byte[]> publicationProducer(String clientPurpose, Duration linger) {
 		Map<String, Object> config = producer(clientPurpose);
 		config.put(ProducerConfig.LINGER_MS_CONFIG, (int) linger.toMillis());
-		return sender(config);
+		config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 0);
+		return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
 	}
 
 	KafkaSender<String, byte[]> bulkSender(String clientPurpose) {

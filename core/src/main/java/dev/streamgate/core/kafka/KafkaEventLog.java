@@ -301,16 +301,20 @@ public final class KafkaEventLog implements EventLog {
 
 	@Override
 	public Mono<List<EventPosition>> append(Topic topic, List<OutgoingEvent> events) {
-		List<SenderRecord<String, byte[], Integer>> records = new ArrayList<>();
 		List<ProducerRecord<String, byte[]>> produced = records(topic, events);
-		for (int i = 0; i < produced.size(); i++) {
-			records.add(SenderRecord.create(produced.get(i), i));
+		Mono<List<EventPosition>> positions;
+		if (produced.size() == 1) {
+			positions = this.senders.send(produced.get(0)).map((metadata) -> List.of(position(topic, metadata)));
 		}
-		Flux<SenderResult<Integer>> results = (records.size() == 1)
-				? this.senders.next().send(Flux.fromIterable(records)) : sendTransactionally(records);
-		return results.map((result) -> position(topic, result.recordMetadata()))
-			.collectList()
-			.timeout(this.writeTimeout.plusSeconds(2))
+		else {
+			List<SenderRecord<String, byte[], Integer>> records = new ArrayList<>();
+			for (int i = 0; i < produced.size(); i++) {
+				records.add(SenderRecord.create(produced.get(i), i));
+			}
+			positions = sendTransactionally(records).map((result) -> position(topic, result.recordMetadata()))
+				.collectList();
+		}
+		return positions.timeout(this.writeTimeout.plusSeconds(2))
 			.onErrorMap((ex) -> !(ex instanceof StreamgateException), StreamgateException::kafkaUnavailable);
 	}
 

@@ -16,6 +16,7 @@ import javax.management.ObjectName;
 
 import jakarta.json.Json;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -55,6 +56,8 @@ class KafkaEventLogIntegrationTests {
 
 	private KafkaSender<String, byte[]> batchSender;
 
+	private PublicationSenders publications;
+
 	private KafkaEventLog log;
 
 	@BeforeEach
@@ -64,13 +67,15 @@ class KafkaEventLogIntegrationTests {
 		this.admin = this.clients.admin();
 		this.sender = this.clients.sender("test");
 		this.batchSender = this.clients.transactionalSender("test-batch");
-		this.log = new KafkaEventLog(this.admin, this.clients, PublicationSenders.of(this.sender), this.batchSender,
+		this.publications = this.clients.publicationSenders("test");
+		this.log = new KafkaEventLog(this.admin, this.clients, this.publications, this.batchSender,
 				TestKafka.eventStorage());
 	}
 
 	@AfterEach
 	void close() {
 		this.log.close();
+		this.publications.close();
 		this.sender.close();
 		this.batchSender.close();
 		this.admin.close();
@@ -412,10 +417,9 @@ class KafkaEventLogIntegrationTests {
 			// The producers learn the shared log's partitions with their first record;
 			// sends wait meanwhile, and would travel together for that reason alone.
 			lingeringLog.append(topic, List.of(event("{\"n\":-2}"))).block(TIMEOUT);
-			publications.lingering()
-				.send(Flux
-					.just(SenderRecord.create(lingeringLog.records(topic, List.of(event("{\"n\":-1}"))).get(0), 0)))
-				.blockLast(TIMEOUT);
+			publications
+				.send(publications.lingering(), lingeringLog.records(topic, List.of(event("{\"n\":-1}"))).get(0))
+				.block(TIMEOUT);
 			// Twenty publications 10 ms apart, as twenty requests would come: without a
 			// linger each goes in a produce request of its own.
 			List<List<EventPosition>> positions = Flux.interval(Duration.ofMillis(10))
@@ -480,17 +484,15 @@ class KafkaEventLogIntegrationTests {
 
 	}
 
-	private static double metric(KafkaSender<String, byte[]> sender, String name) {
-		return sender
-			.doOnProducer((producer) -> producer.metrics()
-				.entrySet()
-				.stream()
-				.filter((metric) -> metric.getKey().name().equals(name)
-						&& metric.getKey().group().equals("producer-metrics"))
-				.mapToDouble((metric) -> ((Number) metric.getValue().metricValue()).doubleValue())
-				.findFirst()
-				.orElseThrow())
-			.block(TIMEOUT);
+	private static double metric(Producer<String, byte[]> producer, String name) {
+		return producer.metrics()
+			.entrySet()
+			.stream()
+			.filter((metric) -> metric.getKey().name().equals(name)
+					&& metric.getKey().group().equals("producer-metrics"))
+			.mapToDouble((metric) -> ((Number) metric.getValue().metricValue()).doubleValue())
+			.findFirst()
+			.orElseThrow();
 	}
 
 	@Test

@@ -2,34 +2,42 @@ package dev.streamgate.core.kafka;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import reactor.kafka.sender.KafkaSender;
-import reactor.kafka.sender.SenderOptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Which producer a publication takes: the lingering one only when the previous
- * publication came less than a linger before it. No record is sent here, so the producers
- * are never made (KafkaEventLogIntegrationTests sends through both).
+ * publication came less than a linger before it, and a send that would wait. No broker
+ * listens here (KafkaEventLogIntegrationTests sends through both producers).
  */
 class PublicationSendersTests {
 
 	private static final Duration LINGER = Duration.ofMillis(2);
 
+	private static final Duration WRITE_TIMEOUT = Duration.ofMillis(200);
+
 	private final AtomicLong now = new AtomicLong(1_000_000_000L);
 
-	private final KafkaSender<String, byte[]> lingering = unconnected();
+	private final KafkaProducer<String, byte[]> lingering = unconnected();
 
-	private final KafkaSender<String, byte[]> immediate = unconnected();
+	private final KafkaProducer<String, byte[]> immediate = unconnected();
 
 	private final PublicationSenders senders = new PublicationSenders(this.lingering, this.immediate, LINGER,
-			this.now::get);
+			WRITE_TIMEOUT, this.now::get);
 
 	@Test
 	void theFirstPublicationGoesAtOnce() {
@@ -61,7 +69,7 @@ class PublicationSendersTests {
 
 	@Test
 	void withoutALingerThereIsOneProducer() {
-		PublicationSenders one = PublicationSenders.of(this.immediate);
+		PublicationSenders one = PublicationSenders.of(this.immediate, WRITE_TIMEOUT);
 		assertThat(one.next()).isSameAs(this.immediate);
 		assertThat(one.next()).isSameAs(this.immediate);
 		assertThat(one.lingering()).isSameAs(one.immediate());
@@ -72,11 +80,54 @@ class PublicationSendersTests {
 		this.senders.close();
 	}
 
-	/** A sender whose producer would be made on first use, which never comes. */
-	private static KafkaSender<String, byte[]> unconnected() {
-		return KafkaSender.create(SenderOptions.<String, byte[]>create(Map.of("bootstrap.servers", "127.0.0.1:9"))
-			.withKeySerializer(new StringSerializer())
-			.withValueSerializer(new ByteArraySerializer()));
+	@Test
+	void aSendThatWouldWaitForMetadataFailsOnTheCallersThreadAndIsTriedAgainUntilTheWriteTimeout() {
+		// The shortest write timeout a producer takes (delivery.timeout.ms >=
+		// request.timeout.ms).
+		Duration writeTimeout = Duration.ofSeconds(2);
+		KafkaClients clients = new KafkaClients("127.0.0.1:9", Map.of(), new StreamgateKafkaProperties("test.", 3,
+				Duration.ofDays(7), writeTimeout, Duration.ofSeconds(10), Duration.ofSeconds(6), LINGER));
+		try (PublicationSenders made = clients.publicationSenders("unconnected")) {
+			ProducerRecord<String, byte[]> record = new ProducerRecord<>("nowhere", 0, "id", new byte[] { 1 });
+			AtomicReference<Throwable> failure = new AtomicReference<>();
+			CountDownLatch done = new CountDownLatch(1);
+			made.send(record).subscribe(null, (ex) -> {
+				failure.set(ex);
+				done.countDown();
+			});
+			// Back from subscribe: the first try has failed already instead of waiting
+			// for the partition's leader.
+			assertThat(errors(made.immediate())).isEqualTo(1);
+			assertThat(done.getCount()).isOne();
+
+			await().atMost(Duration.ofSeconds(10)).until(() -> done.getCount() == 0);
+			// The producer's own words: it did not wait at all.
+			assertThat(failure.get()).isInstanceOf(TimeoutException.class)
+				.hasMessageContaining("nowhere not present in metadata after 0 ms");
+			// Tried again every PublicationSenders.RETRY until the write timeout.
+			assertThat(errors(made.immediate())).isGreaterThan(1);
+			assertThat(errors(made.lingering())).isZero();
+		}
+	}
+
+	/** Sends that failed in the producer, counted by the producer itself. */
+	private static double errors(Producer<String, byte[]> producer) {
+		return producer.metrics()
+			.entrySet()
+			.stream()
+			.filter((metric) -> metric.getKey().name().equals("record-error-total")
+					&& metric.getKey().group().equals("producer-metrics"))
+			.mapToDouble((metric) -> ((Number) metric.getValue().metricValue()).doubleValue())
+			.findFirst()
+			.orElseThrow();
+	}
+
+	/** A producer that never sends here: nothing listens at its bootstrap address. */
+	private static KafkaProducer<String, byte[]> unconnected() {
+		return new KafkaProducer<>(
+				Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9", ProducerConfig.MAX_BLOCK_MS_CONFIG, 0,
+						ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false, ProducerConfig.ACKS_CONFIG, "1"),
+				new StringSerializer(), new ByteArraySerializer());
 	}
 
 }
