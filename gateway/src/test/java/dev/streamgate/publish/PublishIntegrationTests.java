@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.netty.channel.EventLoop;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,6 +41,9 @@ class PublishIntegrationTests {
 
 	@Autowired
 	private WebTestClient client;
+
+	@Autowired
+	private PrometheusConfig prometheusConfig;
 
 	@BeforeEach
 	void topics() {
@@ -169,6 +173,14 @@ class PublishIntegrationTests {
 						"http_server_requests_seconds_count\\{.*uri=\"/api/v1/publish/\\{topicId\\}\".*\\} [1-9]")
 				// Spring Security's filter chain is not observed filter by filter.
 				.doesNotContain("spring_security_"));
+	}
+
+	@Test
+	void exemplarSamplersReopenAfterFiveSecondsNotAfterEveryEventOfAQuietTopic() {
+		// application.yml's key holds dots: bound as one key, it reaches Prometheus's
+		// exemplar properties (the meters' samplers are made from them).
+		assertThat(this.prometheusConfig.prometheusProperties())
+			.containsEntry("io.prometheus.exemplars.sampleIntervalMilliseconds", "5000");
 	}
 
 	@Test

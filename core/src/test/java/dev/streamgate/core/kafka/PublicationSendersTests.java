@@ -95,9 +95,9 @@ class PublicationSendersTests {
 				failure.set(ex);
 				done.countDown();
 			});
-			// Back from subscribe: the first try has failed already instead of waiting
-			// for the partition's leader.
-			assertThat(errors(made.immediate())).isEqualTo(1);
+			// Back from subscribe: the first try has failed already (the next ones come
+			// every PublicationSenders.RETRY on another thread).
+			assertThat(errors(made.immediate())).isPositive();
 			assertThat(done.getCount()).isOne();
 
 			await().atMost(Duration.ofSeconds(10)).until(() -> done.getCount() == 0);
