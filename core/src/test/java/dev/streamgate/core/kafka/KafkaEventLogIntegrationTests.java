@@ -16,7 +16,6 @@ import javax.management.ObjectName;
 
 import jakarta.json.Json;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -434,7 +433,8 @@ class KafkaEventLogIntegrationTests {
 				.containsExactlyElementsOf(IntStream.range(-2, 20).mapToObj((i) -> "{\"n\":" + i + "}").toList());
 			// The lingering producer's records: the one sent above alone, then the twenty
 			// (but perhaps the first, sent at once) in one request or two.
-			assertThat(metric(publications.lingering(), "records-per-request-avg")).isGreaterThanOrEqualTo(5);
+			assertThat(TestKafka.producerMetric(publications.lingering(), "records-per-request-avg"))
+				.isGreaterThanOrEqualTo(5);
 		}
 	}
 
@@ -454,8 +454,8 @@ class KafkaEventLogIntegrationTests {
 			assertThat(data(this.log.read(topic, Cursor.beforeAll(1), this.log.end(topic).block(TIMEOUT))
 				.collectList()
 				.block(TIMEOUT))).containsExactly("{\"n\":0}", "{\"n\":1}", "{\"n\":2}");
-			assertThat(metric(publications.immediate(), "record-send-total")).isEqualTo(3);
-			assertThat(metric(publications.lingering(), "record-send-total")).isZero();
+			assertThat(TestKafka.producerMetric(publications.immediate(), "record-send-total")).isEqualTo(3);
+			assertThat(TestKafka.producerMetric(publications.lingering(), "record-send-total")).isZero();
 		}
 	}
 
@@ -482,17 +482,6 @@ class KafkaEventLogIntegrationTests {
 			this.senders.close();
 		}
 
-	}
-
-	private static double metric(Producer<String, byte[]> producer, String name) {
-		return producer.metrics()
-			.entrySet()
-			.stream()
-			.filter((metric) -> metric.getKey().name().equals(name)
-					&& metric.getKey().group().equals("producer-metrics"))
-			.mapToDouble((metric) -> ((Number) metric.getValue().metricValue()).doubleValue())
-			.findFirst()
-			.orElseThrow();
 	}
 
 	@Test

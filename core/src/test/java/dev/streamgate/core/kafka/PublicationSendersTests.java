@@ -16,6 +16,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.streamgate.support.TestKafka;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -97,7 +99,7 @@ class PublicationSendersTests {
 			});
 			// Back from subscribe: the first try has failed already (the next ones come
 			// every PublicationSenders.RETRY on another thread).
-			assertThat(errors(made.immediate())).isPositive();
+			assertThat(failedSends(made.immediate())).isPositive();
 			assertThat(done.getCount()).isOne();
 
 			await().atMost(Duration.ofSeconds(10)).until(() -> done.getCount() == 0);
@@ -105,21 +107,14 @@ class PublicationSendersTests {
 			assertThat(failure.get()).isInstanceOf(TimeoutException.class)
 				.hasMessageContaining("nowhere not present in metadata after 0 ms");
 			// Tried again every PublicationSenders.RETRY until the write timeout.
-			assertThat(errors(made.immediate())).isGreaterThan(1);
-			assertThat(errors(made.lingering())).isZero();
+			assertThat(failedSends(made.immediate())).isGreaterThan(1);
+			assertThat(failedSends(made.lingering())).isZero();
 		}
 	}
 
 	/** Sends that failed in the producer, counted by the producer itself. */
-	private static double errors(Producer<String, byte[]> producer) {
-		return producer.metrics()
-			.entrySet()
-			.stream()
-			.filter((metric) -> metric.getKey().name().equals("record-error-total")
-					&& metric.getKey().group().equals("producer-metrics"))
-			.mapToDouble((metric) -> ((Number) metric.getValue().metricValue()).doubleValue())
-			.findFirst()
-			.orElseThrow();
+	private static double failedSends(Producer<String, byte[]> producer) {
+		return TestKafka.producerMetric(producer, "record-error-total");
 	}
 
 	/** A producer that never sends here: nothing listens at its bootstrap address. */
