@@ -8,7 +8,6 @@ import java.util.Comparator;
 import java.util.UUID;
 import java.util.stream.Stream;
 
-import org.apache.kafka.clients.producer.Producer;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.kafka.KafkaContainer;
 
@@ -109,23 +108,6 @@ public final class TestKafka {
 		catch (IOException ex) {
 			// best effort: the OS cleans its temporary directory
 		}
-	}
-
-	/**
-	 * A producer's own count or average, as its {@code producer-metrics} group names it.
-	 * @param producer the producer
-	 * @param name the metric's name, such as {@code record-send-total}
-	 * @return its value now
-	 */
-	public static double producerMetric(Producer<?, ?> producer, String name) {
-		return producer.metrics()
-			.entrySet()
-			.stream()
-			.filter((metric) -> metric.getKey().name().equals(name)
-					&& metric.getKey().group().equals("producer-metrics"))
-			.mapToDouble((metric) -> ((Number) metric.getValue().metricValue()).doubleValue())
-			.findFirst()
-			.orElseThrow();
 	}
 
 }

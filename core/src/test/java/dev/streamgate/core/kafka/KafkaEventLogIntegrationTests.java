@@ -433,7 +433,7 @@ class KafkaEventLogIntegrationTests {
 				.containsExactlyElementsOf(IntStream.range(-2, 20).mapToObj((i) -> "{\"n\":" + i + "}").toList());
 			// The lingering producer's records: the one sent above alone, then the twenty
 			// (but perhaps the first, sent at once) in one request or two.
-			assertThat(TestKafka.producerMetric(publications.lingering(), "records-per-request-avg"))
+			assertThat(ProducerMetrics.of(publications.lingering(), "records-per-request-avg"))
 				.isGreaterThanOrEqualTo(5);
 		}
 	}
@@ -454,8 +454,8 @@ class KafkaEventLogIntegrationTests {
 			assertThat(data(this.log.read(topic, Cursor.beforeAll(1), this.log.end(topic).block(TIMEOUT))
 				.collectList()
 				.block(TIMEOUT))).containsExactly("{\"n\":0}", "{\"n\":1}", "{\"n\":2}");
-			assertThat(TestKafka.producerMetric(publications.immediate(), "record-send-total")).isEqualTo(3);
-			assertThat(TestKafka.producerMetric(publications.lingering(), "record-send-total")).isZero();
+			assertThat(ProducerMetrics.of(publications.immediate(), "record-send-total")).isEqualTo(3);
+			assertThat(ProducerMetrics.of(publications.lingering(), "record-send-total")).isZero();
 		}
 	}
 

@@ -16,8 +16,6 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import dev.streamgate.support.TestKafka;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -114,7 +112,7 @@ class PublicationSendersTests {
 
 	/** Sends that failed in the producer, counted by the producer itself. */
 	private static double failedSends(Producer<String, byte[]> producer) {
-		return TestKafka.producerMetric(producer, "record-error-total");
+		return ProducerMetrics.of(producer, "record-error-total");
 	}
 
 	/** A producer that never sends here: nothing listens at its bootstrap address. */
