@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -47,6 +48,8 @@ class WebhookFailoverIntegrationTests {
 
 	private static final int WEBHOOKS = 8;
 
+	private static final int MIN_EVENTS = 200;
+
 	@Test
 	void killingANodeMidDeliveryLosesNoEvent(@TempDir Path dir) {
 		try (WebhookSink sink = WebhookSink.start("127.0.0.1", 0)) {
@@ -68,6 +71,7 @@ class WebhookFailoverIntegrationTests {
 							"{\"url\":\"" + sink.url("w" + i) + "\",\"secret\":\"" + SECRET + "\"}");
 				}
 				Set<Integer> acknowledged = new ConcurrentSkipListSet<>();
+				AtomicInteger refused = new AtomicInteger();
 				int[] next = { 0 };
 				// Published through the node that stays up, every 50 ms.
 				Disposable publishing = Flux.interval(Duration.ofMillis(50)).onBackpressureDrop().concatMap((tick) -> {
@@ -79,7 +83,10 @@ class WebhookFailoverIntegrationTests {
 						.retrieve()
 						.toBodilessEntity()
 						.doOnNext((ok) -> acknowledged.add(n))
-						.onErrorResume((ex) -> Mono.empty());
+						.onErrorResume((ex) -> {
+							refused.incrementAndGet();
+							return Mono.empty();
+						});
 				}).subscribe();
 				try {
 					// Settled: both nodes deliver, each to its own share of the webhooks,
@@ -100,18 +107,22 @@ class WebhookFailoverIntegrationTests {
 						.pollInterval(Duration.ofMillis(500))
 						.until(() -> ownersSince(sink, System.currentTimeMillis() - 1500).size() == WEBHOOKS
 								&& nodesDeliveringSince(sink, System.currentTimeMillis() - 1500).size() == 1);
-					System.out.println(
-							"Webhooks moved after SIGKILL within " + (System.currentTimeMillis() - killedAt) + " ms");
-					Thread.sleep(2000);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
+					long movedAt = System.currentTimeMillis();
+					System.out.println("Webhooks moved after SIGKILL within " + (movedAt - killedAt) + " ms");
+					// Keep publishing through the survivor for a while after the move,
+					// and
+					// until enough events went through: how fast the webhooks move
+					// depends on
+					// when the killed node's session expires, and must not thin out the
+					// load.
+					await().atMost(Duration.ofSeconds(60))
+						.pollInterval(Duration.ofMillis(200))
+						.until(() -> System.currentTimeMillis() - movedAt >= 2000 && acknowledged.size() > MIN_EVENTS);
 				}
 				finally {
 					publishing.dispose();
 				}
 				int published = acknowledged.size();
-				assertThat(published).isGreaterThan(200);
 				await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
 					for (int i = 0; i < WEBHOOKS; i++) {
 						if (!accepted(sink, "w" + i).containsAll(acknowledged)) {
@@ -140,7 +151,8 @@ class WebhookFailoverIntegrationTests {
 					duplicates += received.size() - firstArrivals.size();
 				}
 				System.out.println("Webhook failover: " + published + " events acknowledged, each delivered to all "
-						+ WEBHOOKS + " webhooks; " + duplicates + " duplicate deliveries");
+						+ WEBHOOKS + " webhooks; " + duplicates + " duplicate deliveries; " + refused.get()
+						+ " publishes refused");
 			}
 		}
 	}
