@@ -88,6 +88,19 @@ public final class Followed {
 		return new Followed(this.topicId, otherId, otherAfter, this.type, this.data, this.publishedAt, this.event);
 	}
 
+	/**
+	 * The same event without what its fan-out made of it (encodings, filter variables),
+	 * to keep among the recent events. A kept event lives for minutes, and every young
+	 * collection it survives copies it, up to fifteen times before it is old (G1): its
+	 * SSE frame or webhook body is as large again as its data and dies young when the
+	 * fan-out's copy goes. A reader of the kept event (a resume, a webhook behind)
+	 * encodes it again on first use.
+	 * @return a copy with no encodings yet
+	 */
+	Followed kept() {
+		return new Followed(this.topicId, this.id, this.after, this.type, this.data, this.publishedAt, this.event);
+	}
+
 	public String topicId() {
 		return this.topicId;
 	}

@@ -294,8 +294,9 @@ public final class TopicFollower implements EventTail.Listener {
 			}
 			viewed = this.views.changed(followed, hasDocument() ? this.document.document() : null);
 		}
-		// The event's data, and about as much again for its encoding.
-		this.recent.add(followed, 2L * event.data().length, this.position);
+		// Kept without the encodings the fan-out below makes. It still counts its data
+		// twice: a resume that reads it encodes it again, and that encoding stays.
+		this.recent.add(followed.kept(), 2L * event.data().length, this.position);
 		Followed forSnapshotOnly = (snapshotOnly != null) ? snapshotOnly : followed;
 		Map<String, DocumentViews.Change> changes = viewed;
 		Subscription.fanOut(this.subscriptions, (subscription) -> {

@@ -134,6 +134,34 @@ class TopicFollowerTests {
 	}
 
 	@Test
+	void theRecentEventsKeepACopyWithoutWhatTheLiveFanOutEncoded() {
+		MemoryEventLog log = new MemoryEventLog(Clock.systemUTC());
+		List<Event> stored = append(log, 2);
+		TopicFollower follower = follower(log, 100);
+		Cursor before = Cursor.of(stored.get(0).offset());
+		follower.onStart(before);
+		List<Followed> live = new ArrayList<>();
+		follower.open("live", 16, SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
+			.block(TIMEOUT)
+			.subscribe(live::add);
+		follower.onEvent(stored.get(1));
+		assertThat(live).hasSize(1);
+		Flux<Followed> resumed = follower
+			.open("resumed", 16, SubscriptionMode.EVENT, Selection.ALL, Resume.after(before), Runnable::run)
+			.block(TIMEOUT);
+		StepVerifier.create(resumed).assertNext((kept) -> {
+			// Not the instance that carries the live subscribers' encodings ...
+			assertThat(kept).isNotSameAs(live.get(0));
+			// ... but the same event at the same position, its data not copied.
+			assertThat(kept.id()).isEqualTo(live.get(0).id());
+			assertThat(kept.after()).isEqualTo(live.get(0).after());
+			assertThat(kept.event()).isSameAs(live.get(0).event());
+			assertThat(kept.data()).isSameAs(live.get(0).data());
+			assertThat(kept.publishedAt()).isEqualTo(live.get(0).publishedAt());
+		}).thenCancel().verify(TIMEOUT);
+	}
+
+	@Test
 	void heartbeatsGoOutInSlicesOfTheIntervalOneToEverySubscriber() {
 		HeartbeatWheel wheel = new HeartbeatWheel();
 		TopicFollower other = follower(
