@@ -16,8 +16,9 @@ import org.springframework.validation.annotation.Validated;
  * @param recentEvents events kept per topic so that most resumes, and webhooks that keep
  * up, need no Kafka read
  * @param recentBytes bytes of those events kept per topic at most (each counts its data
- * twice: once as is, once encoded); {@code streamgate.memory.recent-events} bounds all
- * topics together
+ * twice: once as is, once for the encoding a resume that reads it makes; the encodings
+ * made for live subscribers are not kept); {@code streamgate.memory.recent-events} bounds
+ * all topics together
  * @param linger how long a topic is still followed after its last reader left, so that a
  * reconnecting subscriber finds its recent events
  */
