@@ -109,12 +109,9 @@ class WebhookFailoverIntegrationTests {
 								&& nodesDeliveringSince(sink, System.currentTimeMillis() - 1500).size() == 1);
 					long movedAt = System.currentTimeMillis();
 					System.out.println("Webhooks moved after SIGKILL within " + (movedAt - killedAt) + " ms");
-					// Keep publishing through the survivor for a while after the move,
-					// and
-					// until enough events went through: how fast the webhooks move
-					// depends on
-					// when the killed node's session expires, and must not thin out the
-					// load.
+					// Keep publishing through the survivor after the move until enough
+					// events went through: how soon the webhooks move depends on when the
+					// killed node's session expires, which must not thin out the load.
 					await().atMost(Duration.ofSeconds(60))
 						.pollInterval(Duration.ofMillis(200))
 						.until(() -> System.currentTimeMillis() - movedAt >= 2000 && acknowledged.size() > MIN_EVENTS);
