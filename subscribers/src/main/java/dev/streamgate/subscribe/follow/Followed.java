@@ -98,7 +98,7 @@ public final class Followed {
 	 * @return a copy with no encodings yet
 	 */
 	Followed kept() {
-		return new Followed(this.topicId, this.id, this.after, this.type, this.data, this.publishedAt, this.event);
+		return withId(this.id, this.after);
 	}
 
 	public String topicId() {
