@@ -45,12 +45,18 @@ final class MicrometerEventTracing implements EventTracing {
 		io.micrometer.tracing.Span.Builder builder = parentHeaders.containsKey(TRACEPARENT)
 				? this.propagator.extract(parentHeaders, Map::get) : this.tracer.spanBuilder().setNoParent();
 		io.micrometer.tracing.Span span = builder.name(name).start();
-		Map<String, String> headers = inject(span.context());
 		return new Span() {
 
+			private Map<String, String> headers;
+
+			// Made when asked for: a delivery sends them, a node's fan-out of an event
+			// does not.
 			@Override
 			public Map<String, String> headers() {
-				return headers;
+				if (this.headers == null) {
+					this.headers = inject(span.context());
+				}
+				return this.headers;
 			}
 
 			@Override

@@ -285,6 +285,10 @@ class SelectionIntegrationTests {
 				"invalid-parameter", "\"pointer\":\"type\"");
 		assertProblem(gateway.post("/api/v1/publish/sel-bad?key=" + "k".repeat(257), "{}", 400), "invalid-parameter",
 				"1 to 256 characters");
+		// A type given twice is its values joined with a comma, as WebFlux binds it: no
+		// type.
+		assertProblem(gateway.post("/api/v1/publish/sel-bad?type=a&type=b", "{}", 400), "invalid-parameter",
+				"\"pointer\":\"type\"");
 		assertProblem(gateway.post("/api/v1/publish/sel-doc?type=a", "{}", 400), "invalid-parameter", "snapshot topic");
 	}
 

@@ -66,6 +66,10 @@ class PublishIntegrationTests {
 	void aPublicationIsAcceptedWithItsPosition() {
 		publish("orders", MediaType.APPLICATION_JSON, "{\"order\":1}").expectStatus()
 			.isAccepted()
+			.expectHeader()
+			.contentType(MediaType.APPLICATION_JSON)
+			.expectHeader()
+			.value("Content-Length", (length) -> assertThat(Integer.parseInt(length)).isPositive())
 			.expectBody()
 			.jsonPath("$.id")
 			.value((String id) -> assertThat(id).matches("[0-9a-z]+:-?\\d+\\.-?\\d+"))
