@@ -74,7 +74,10 @@ class PublishIntegrationTests {
 			.jsonPath("$.id")
 			.value((String id) -> assertThat(id).matches("[0-9a-z]+:-?\\d+\\.-?\\d+"))
 			.jsonPath("$.changed")
-			.isEqualTo(true);
+			.isEqualTo(true)
+			// Batches only: not even as null.
+			.jsonPath("$")
+			.value((java.util.Map<String, Object> answer) -> assertThat(answer).doesNotContainKey("ids"));
 	}
 
 	@Test
