@@ -74,7 +74,7 @@ class IdleHeapReturnTests {
 		command.addAll(List.of("-cp", System.getProperty("java.class.path"), IdleHeapReturnTests.class.getName()));
 		command.addAll(List.of(args).subList(split + 1, args.length));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-		assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+		assertThat(process.waitFor(150, TimeUnit.SECONDS)).isTrue();
 		List<String> out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
 		assertThat(process.exitValue()).as(String.join("\n", out)).isZero();
 		return out;
@@ -108,12 +108,14 @@ class IdleHeapReturnTests {
 		}
 		if (args.length > 2 && args[2].equals("watch")) {
 			try (PeriodicCollections watch = PeriodicCollections.watch(1000, 8000)) {
-				loadAndDrop();
-				System.out.println("spaced out with committed=" + await(vm, "8000"));
+				long full = loadAndDrop();
+				await(vm, "8000");
+				System.out.println("spaced out with committed=" + givenBack(full));
 				List<byte[]> live = load();
 				System.out.println("back with committed=" + await(vm, "1000") + " (" + live.size() + ")");
 				live = null;
-				System.out.println("spaced out again with committed=" + await(vm, "8000"));
+				await(vm, "8000");
+				System.out.println("spaced out again with committed=" + givenBack(full));
 			}
 			System.out.println("G1PeriodicGCInterval after close=" + vm.getVMOption("G1PeriodicGCInterval").getValue());
 		}
@@ -133,9 +135,24 @@ class IdleHeapReturnTests {
 		return committed();
 	}
 
-	private static void loadAndDrop() {
+	private static long loadAndDrop() {
 		List<byte[]> live = load();
-		System.out.println("committed with 600 MiB live=" + committed() + " (" + live.size() + ")");
+		long committed = committed();
+		System.out.println("committed with 600 MiB live=" + committed + " (" + live.size() + ")");
+		return committed;
+	}
+
+	/**
+	 * The committed heap once it is under a quarter of the given one, or after 30 s. A
+	 * busy machine (CI runs two test JVMs at once) may give the heap back in two steps,
+	 * and the first step spaces the collections out already; the next collection gives
+	 * back the rest.
+	 */
+	private static long givenBack(long full) throws InterruptedException {
+		for (int i = 0; i < 150 && committed() >= full / 4; i++) {
+			Thread.sleep(200);
+		}
+		return committed();
 	}
 
 	private static List<byte[]> load() {
