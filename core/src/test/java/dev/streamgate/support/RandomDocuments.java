@@ -47,13 +47,23 @@ public final class RandomDocuments {
 	private JsonValue randomValue(int depth) {
 		int kind = this.random.nextInt((depth > 3) ? 5 : 7);
 		return switch (kind) {
-			case 0 -> Json.createValue(this.random.nextInt(1000));
+			case 0 -> integer();
 			case 1 -> Json.createValue(KEYS[this.random.nextInt(KEYS.length)] + this.random.nextInt(100));
 			case 2 -> this.random.nextBoolean() ? JsonValue.TRUE : JsonValue.FALSE;
 			case 3 -> JsonValue.NULL;
 			case 4 -> Json.createValue(new BigDecimal(this.random.nextInt(100000)).movePointLeft(2));
 			case 5 -> randomArray(depth);
 			default -> randomObject(depth);
+		};
+	}
+
+	/** Small integers (shared when read), negative ones, any int, and longs. */
+	private JsonValue integer() {
+		return switch (this.random.nextInt(4)) {
+			case 0 -> Json.createValue(this.random.nextInt(1000));
+			case 1 -> Json.createValue(-this.random.nextInt(100_000));
+			case 2 -> Json.createValue(this.random.nextInt());
+			default -> Json.createValue(this.random.nextLong());
 		};
 	}
 

@@ -1,9 +1,11 @@
 package dev.streamgate.core.patch;
 
 import java.nio.charset.StandardCharsets;
-import java.util.AbstractMap;
+import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.AbstractSet;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -26,8 +28,10 @@ import jakarta.json.JsonValue;
  * heap out of 50 KB of JSON, copied by every young collection while the document is the
  * current one. This one keeps member order, equality and hash code of a {@code Map}, so
  * it compares equal to Parsson's objects and Parsson's patches and pointers work on it.
+ * It implements {@code Map} itself rather than extend {@code AbstractMap}, whose two
+ * cached views would add 8 bytes to each of a document's objects.
  */
-final class CompactObject extends AbstractMap<String, JsonValue> implements JsonObject {
+final class CompactObject implements JsonObject {
 
 	private final Shape shape;
 
@@ -66,6 +70,63 @@ final class CompactObject extends AbstractMap<String, JsonValue> implements Json
 	@Override
 	public int size() {
 		return this.values.length;
+	}
+
+	@Override
+	public boolean isEmpty() {
+		return this.values.length == 0;
+	}
+
+	@Override
+	public boolean containsValue(Object value) {
+		return Arrays.asList(this.values).contains(value);
+	}
+
+	@Override
+	public JsonValue put(String key, JsonValue value) {
+		throw new UnsupportedOperationException();
+	}
+
+	@Override
+	public JsonValue remove(Object key) {
+		throw new UnsupportedOperationException();
+	}
+
+	@Override
+	public void putAll(Map<? extends String, ? extends JsonValue> members) {
+		throw new UnsupportedOperationException();
+	}
+
+	@Override
+	public void clear() {
+		throw new UnsupportedOperationException();
+	}
+
+	@Override
+	public Set<String> keySet() {
+		return new AbstractSet<>() {
+
+			@Override
+			public Iterator<String> iterator() {
+				return Arrays.asList(CompactObject.this.shape.names).iterator();
+			}
+
+			@Override
+			public boolean contains(Object key) {
+				return containsKey(key);
+			}
+
+			@Override
+			public int size() {
+				return CompactObject.this.values.length;
+			}
+
+		};
+	}
+
+	@Override
+	public Collection<JsonValue> values() {
+		return Collections.unmodifiableList(Arrays.asList(this.values));
 	}
 
 	@Override
@@ -128,7 +189,22 @@ final class CompactObject extends AbstractMap<String, JsonValue> implements Json
 		if (other instanceof CompactObject that && this.shape.sameNames(that.shape)) {
 			return Arrays.equals(this.values, that.values);
 		}
-		return super.equals(other);
+		if (!(other instanceof Map<?, ?> map) || map.size() != this.values.length) {
+			return false;
+		}
+		// What Map.equals is (no value here is null), and as AbstractMap's, false for a
+		// map that cannot be asked for these keys.
+		try {
+			for (int i = 0; i < this.values.length; i++) {
+				if (!this.values[i].equals(map.get(this.shape.names[i]))) {
+					return false;
+				}
+			}
+			return true;
+		}
+		catch (ClassCastException | NullPointerException ex) {
+			return false;
+		}
 	}
 
 	@Override

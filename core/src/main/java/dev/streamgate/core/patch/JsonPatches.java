@@ -29,8 +29,8 @@ import tools.jackson.core.json.JsonFactory;
 /**
  * JSON documents and RFC 6902 JSON Patch between them, with Jakarta JSON-P values, read
  * and written by Jackson's streaming parser and generator. What is read is compact
- * ({@link CompactObject}, {@link CompactArray}); patches, pointers and whatever they
- * build are Eclipse Parsson's, and the two mix freely.
+ * ({@link CompactObject}, {@link CompactArray}, {@link CompactNumber}); patches, pointers
+ * and whatever they build are Eclipse Parsson's, and the two mix freely.
  * <p>
  * Documents are immutable, so one instance can be shared by every thread that streams it.
  * Numbers keep their exact decimal value, and duplicate object keys are refused.
@@ -64,7 +64,7 @@ public final class JsonPatches {
 	 * {@code Integer.valueOf} does: numbers are immutable.
 	 */
 	private static final JsonNumber[] SMALL = java.util.stream.IntStream.range(SMALL_MIN, 1024)
-		.mapToObj(JSON::createValue)
+		.mapToObj(CompactNumber::of)
 		.toArray(JsonNumber[]::new);
 
 	private static final JsonFactory STRICT = JsonFactory.builder()
@@ -285,7 +285,7 @@ public final class JsonPatches {
 			// Numbers keep their exact decimal value, as Parsson's reader keeps them.
 			case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
 				case INT -> number(parser.getIntValue());
-				case LONG -> JSON.createValue(parser.getLongValue());
+				case LONG -> CompactNumber.of(parser.getLongValue());
 				default -> JSON.createValue(parser.getBigIntegerValue());
 			};
 			case VALUE_NUMBER_FLOAT -> JSON.createValue(parser.getDecimalValue());
@@ -298,7 +298,7 @@ public final class JsonPatches {
 
 	private static JsonNumber number(int value) {
 		return (value >= SMALL_MIN && value < SMALL_MIN + SMALL.length) ? SMALL[value - SMALL_MIN]
-				: JSON.createValue(value);
+				: CompactNumber.of(value);
 	}
 
 	/**
@@ -369,7 +369,14 @@ public final class JsonPatches {
 			}
 			case STRING -> generator.writeString(((JsonString) value).getString());
 			// The exact decimal value, as Parsson's writer writes it.
-			case NUMBER -> generator.writeNumber(value.toString());
+			case NUMBER -> {
+				if (value instanceof CompactNumber integer) {
+					integer.write(generator);
+				}
+				else {
+					generator.writeNumber(value.toString());
+				}
+			}
 			case TRUE -> generator.writeBoolean(true);
 			case FALSE -> generator.writeBoolean(false);
 			case NULL -> generator.writeNull();

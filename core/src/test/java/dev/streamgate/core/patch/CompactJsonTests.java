@@ -1,13 +1,16 @@
 package dev.streamgate.core.patch;
 
 import java.io.StringReader;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonStructure;
 import jakarta.json.JsonValue;
@@ -141,6 +144,66 @@ class CompactJsonTests {
 		assertThat(numbers.get(0)).isSameAs(numbers.get(1));
 		assertThat(numbers).isEqualTo(parsson("[5,5,-128,1023,1024,-129,12345678901]"));
 		assertThat(numbers.getJsonNumber(6).longValue()).isEqualTo(12345678901L);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "0", "7", "-128", "1024", "-129", "2147483647", "-2147483648", "2147483648", "-2147483649",
+			"9223372036854775807", "-9223372036854775808", "123456789012" })
+	void integersAreCompactAndBehaveAsParssonsNumbers(String json) {
+		JsonNumber compact = (JsonNumber) JsonPatches.read(json.getBytes(StandardCharsets.UTF_8));
+		JsonNumber parsson = (JsonNumber) parsson("[" + json + "]").asJsonArray().get(0);
+		assertThat(compact).isInstanceOf(CompactNumber.class);
+		assertThat(compact).isEqualTo(parsson).hasSameHashCodeAs(parsson);
+		assertThat(parsson).isEqualTo(compact);
+		assertThat(compact.hashCode()).isEqualTo(compact.bigDecimalValue().hashCode());
+		assertThat(compact).hasToString(parsson.toString()).hasToString(json);
+		assertThat(compact.isIntegral()).isTrue();
+		assertThat(compact.longValue()).isEqualTo(parsson.longValue());
+		assertThat(compact.intValue()).isEqualTo(parsson.intValue());
+		assertThat(compact.doubleValue()).isEqualTo(parsson.doubleValue());
+		assertThat(compact.bigDecimalValue()).isEqualTo(parsson.bigDecimalValue());
+		assertThat(compact.bigIntegerValueExact()).isEqualTo(parsson.bigIntegerValueExact());
+		assertThat(compact.numberValue().longValue()).isEqualTo(parsson.longValue());
+		if (parsson.longValue() == parsson.intValue()) {
+			assertThat(compact.intValueExact()).isEqualTo(parsson.intValueExact());
+		}
+		else {
+			assertThatExceptionOfType(ArithmeticException.class).isThrownBy(compact::intValueExact);
+		}
+		assertThat(new String(JsonPatches.write(compact), StandardCharsets.UTF_8)).isEqualTo(json);
+	}
+
+	@Test
+	void anIntegerIsNotEqualToTheSameValueWithAScale() {
+		JsonValue one = JsonPatches.read("1".getBytes(StandardCharsets.UTF_8));
+		JsonValue large = JsonPatches.read("5000".getBytes(StandardCharsets.UTF_8));
+		assertThat(one).isNotEqualTo(Json.createValue(new BigDecimal("1.0")))
+			.isEqualTo(Json.createValue(new BigDecimal("1")))
+			.isNotEqualTo(Json.createValue("1"));
+		assertThat(large).isNotEqualTo(JsonPatches.read("5000.0".getBytes(StandardCharsets.UTF_8)))
+			.isEqualTo(Json.createValue(5000L))
+			.isNotEqualTo(JsonPatches.read("5001".getBytes(StandardCharsets.UTF_8)));
+	}
+
+	@Test
+	void anObjectIsAMapEqualToAnyMapOfTheSameMembers() {
+		JsonObject object = JsonPatches.read("{\"a\":1,\"b\":\"x\"}".getBytes(StandardCharsets.UTF_8)).asJsonObject();
+		assertThat(object).isEqualTo(Map.of("b", Json.createValue("x"), "a", Json.createValue(1)))
+			.isNotEqualTo(Map.of("a", Json.createValue(1)))
+			.isNotEqualTo(Map.of(1, Json.createValue(1), 2, Json.createValue("x")))
+			.isNotEqualTo(List.of(Json.createValue(1)));
+		assertThat(object.keySet()).containsExactly("a", "b").contains("b").doesNotContain("c");
+		assertThat(object.values()).containsExactly(Json.createValue(1), Json.createValue("x"));
+		assertThat(object.containsValue(Json.createValue("x"))).isTrue();
+		assertThat(object.containsValue(Json.createValue("y"))).isFalse();
+		assertThat(object.isEmpty()).isFalse();
+		assertThat(JsonPatches.read("{}".getBytes(StandardCharsets.UTF_8)).asJsonObject().isEmpty()).isTrue();
+		assertThat(object.getOrDefault("c", JsonValue.NULL)).isEqualTo(JsonValue.NULL);
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(object::clear);
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> object.putAll(Map.of("c", JsonValue.NULL)));
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> object.keySet().clear());
+		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(() -> object.values().clear());
 	}
 
 	@Test
