@@ -2,6 +2,7 @@ package dev.streamgate.core.patch;
 
 import java.nio.charset.StandardCharsets;
 import java.util.AbstractMap.SimpleImmutableEntry;
+import java.util.ArrayList;
 import java.util.AbstractSet;
 import java.util.Arrays;
 import java.util.Collection;
@@ -43,23 +44,13 @@ final class CompactObject implements JsonObject {
 	}
 
 	/**
-	 * The object of these members, or {@code null} when a name repeats (the caller keeps
-	 * the last value, as Parsson's builder does).
-	 * @param names the member names in order
-	 * @param values their values
-	 * @param shapes the shapes of the document being read, to share names
-	 * @return the object, or {@code null}
+	 * The object of these values, in the order of the shape's names.
+	 * @param shape the names
+	 * @param values as many values as the shape has names
+	 * @return the object
 	 */
-	static CompactObject of(List<String> names, List<JsonValue> values, Map<List<String>, Shape> shapes) {
-		Shape shape = shapes.get(names);
-		if (shape == null) {
-			shape = Shape.of(names.toArray(String[]::new));
-			if (shape == null) {
-				return null;
-			}
-			shapes.put(List.of(shape.names), shape);
-		}
-		return new CompactObject(shape, values.toArray(JsonValue[]::new));
+	static CompactObject of(Shape shape, JsonValue[] values) {
+		return new CompactObject(shape, values);
 	}
 
 	@Override
@@ -285,6 +276,55 @@ final class CompactObject implements JsonObject {
 	}
 
 	/**
+	 * The shapes of one document being read: each made once and shared by every object of
+	 * the document with the same names in the same order. The last shape read at each
+	 * depth is offered first to the next object at that depth (the next element of an
+	 * array of like objects), whose names are then compared as they come rather than
+	 * collected and looked up.
+	 */
+	static final class Shapes {
+
+		private final Map<List<String>, Shape> byNames = new HashMap<>();
+
+		private Shape[] lastAt = new Shape[8];
+
+		/**
+		 * The last shape read at a depth.
+		 * @param depth the depth, 0 for the document
+		 * @return the shape, or {@code null}
+		 */
+		Shape last(int depth) {
+			return (depth < this.lastAt.length) ? this.lastAt[depth] : null;
+		}
+
+		void last(int depth, Shape shape) {
+			if (depth >= this.lastAt.length) {
+				this.lastAt = Arrays.copyOf(this.lastAt, Math.max(depth + 1, this.lastAt.length * 2));
+			}
+			this.lastAt[depth] = shape;
+		}
+
+		/**
+		 * The shape of these names.
+		 * @param names the member names in order
+		 * @return the shape, or {@code null} when a name repeats (the caller keeps the
+		 * last value, as Parsson's builder does)
+		 */
+		Shape of(List<String> names) {
+			Shape shape = this.byNames.get(names);
+			if (shape == null) {
+				shape = Shape.of(names.toArray(String[]::new));
+				if (shape == null) {
+					return null;
+				}
+				this.byNames.put(List.of(shape.names), shape);
+			}
+			return shape;
+		}
+
+	}
+
+	/**
 	 * The names of an object, in order, with an index by name when they are many.
 	 */
 	static final class Shape {
@@ -320,6 +360,23 @@ final class CompactObject implements JsonObject {
 				}
 			}
 			return new Shape(names, index);
+		}
+
+		int size() {
+			return this.names.length;
+		}
+
+		String name(int index) {
+			return this.names[index];
+		}
+
+		/**
+		 * The first names.
+		 * @param count how many
+		 * @return a list to add more names to
+		 */
+		List<String> names(int count) {
+			return new ArrayList<>(Arrays.asList(this.names).subList(0, count));
 		}
 
 		boolean sameNames(Shape other) {

@@ -2,7 +2,7 @@ package dev.streamgate.core.patch;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
@@ -227,8 +227,8 @@ public final class JsonPatches {
 	 * docs/benchmarks.md).
 	 */
 	private static JsonValue read(JsonFactory factory, byte[] json) {
-		Map<List<String>, CompactObject.Shape> shapes = new HashMap<>();
-		return one(factory, json, (parser, first) -> value(parser, first, shapes));
+		CompactObject.Shapes shapes = new CompactObject.Shapes();
+		return one(factory, json, (parser, first) -> value(parser, first, shapes, 0));
 	}
 
 	/**
@@ -262,22 +262,13 @@ public final class JsonPatches {
 	 * objects; see {@link CompactObject}), their names shared by shape within the
 	 * document.
 	 */
-	private static JsonValue value(JsonParser parser, JsonToken token, Map<List<String>, CompactObject.Shape> shapes) {
+	private static JsonValue value(JsonParser parser, JsonToken token, CompactObject.Shapes shapes, int depth) {
 		return switch (token) {
-			case START_OBJECT -> {
-				List<String> names = new ArrayList<>();
-				List<JsonValue> values = new ArrayList<>();
-				while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
-					names.add(parser.currentName());
-					values.add(value(parser, parser.nextToken(), shapes));
-				}
-				CompactObject object = CompactObject.of(names, values, shapes);
-				yield (object != null) ? object : lastWins(names, values);
-			}
+			case START_OBJECT -> object(parser, shapes, depth);
 			case START_ARRAY -> {
 				List<JsonValue> values = new ArrayList<>();
 				for (JsonToken next = parser.nextToken(); next != JsonToken.END_ARRAY; next = parser.nextToken()) {
-					values.add(value(parser, next, shapes));
+					values.add(value(parser, next, shapes, depth + 1));
 				}
 				yield new CompactArray(values);
 			}
@@ -294,6 +285,44 @@ public final class JsonPatches {
 			case VALUE_NULL -> JsonValue.NULL;
 			default -> throw new IllegalArgumentException("unexpected " + token);
 		};
+	}
+
+	/**
+	 * An object, its names compared as they come with those of the last object read at
+	 * the same depth (in an array of like objects, the element before): when they are the
+	 * same, the shape is taken as it is, without collecting the names and looking them
+	 * up.
+	 */
+	private static JsonValue object(JsonParser parser, CompactObject.Shapes shapes, int depth) {
+		CompactObject.Shape expected = shapes.last(depth);
+		int expectedSize = (expected != null) ? expected.size() : 0;
+		// Collected only from the first name that differs from the expected shape's.
+		List<String> names = null;
+		JsonValue[] values = new JsonValue[(expectedSize > 0) ? expectedSize : 4];
+		int count = 0;
+		while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+			String name = parser.currentName();
+			if (names == null && (count >= expectedSize || !expected.name(count).equals(name))) {
+				names = (expected != null) ? expected.names(count) : new ArrayList<>();
+			}
+			if (names != null) {
+				names.add(name);
+			}
+			if (count == values.length) {
+				values = Arrays.copyOf(values, count * 2);
+			}
+			values[count++] = value(parser, parser.nextToken(), shapes, depth + 1);
+		}
+		if (names == null && count < expectedSize) {
+			names = expected.names(count);
+		}
+		CompactObject.Shape shape = (names != null) ? shapes.of(names)
+				: (expected != null) ? expected : shapes.of(List.of());
+		if (shape == null) {
+			return lastWins(names, Arrays.asList(values).subList(0, count));
+		}
+		shapes.last(depth, shape);
+		return CompactObject.of(shape, (count == values.length) ? values : Arrays.copyOf(values, count));
 	}
 
 	private static JsonNumber number(int value) {

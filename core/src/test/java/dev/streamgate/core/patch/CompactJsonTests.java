@@ -73,6 +73,33 @@ class CompactJsonTests {
 		assertThat(object.get("a")).isEqualTo(parsson("{\"z\":true,\"y\":null}"));
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = {
+			"[{\"a\":1,\"b\":2},{\"a\":3,\"b\":4},{\"a\":5},{\"a\":6,\"b\":7,\"c\":8},{\"b\":9,\"a\":0}]",
+			"[{\"a\":1,\"b\":2},{},{\"a\":1,\"b\":2},{\"a\":{\"a\":1,\"b\":2},\"b\":[{\"b\":1},{\"b\":2,\"a\":3}]}]",
+			"{\"x\":{\"id\":1,\"v\":2},\"y\":[{\"id\":1,\"v\":2},{\"id\":2,\"w\":3}],\"z\":{\"id\":1}}",
+			"[[{\"k\":1}],[{\"k\":2},{\"k\":3,\"l\":4}],{\"k\":5},{\"l\":6,\"k\":7}]" })
+	void objectsLikeAndUnlikeTheOneBeforeThemReadAsParssonReadsThem(String json) {
+		JsonStructure parsson = parsson(json);
+		JsonValue compact = JsonPatches.read(json.getBytes(StandardCharsets.UTF_8));
+		assertThat(compact).isEqualTo(parsson).hasSameHashCodeAs(parsson);
+		assertThat(compact).hasToString(parsson.toString());
+		assertThat(JsonPatches.readStored(json.getBytes(StandardCharsets.UTF_8))).isEqualTo(parsson);
+	}
+
+	@Test
+	void aNameRepeatedInStoredJsonAfterLikeObjectsKeepsItsLastValue() {
+		JsonArray stored = JsonPatches
+			.readStored(
+					"[{\"a\":1,\"b\":2},{\"a\":3,\"b\":4,\"a\":5},{\"a\":6,\"b\":7}]".getBytes(StandardCharsets.UTF_8))
+			.asJsonArray();
+		assertThat(stored.getJsonObject(1).keySet()).containsExactly("a", "b");
+		assertThat(stored.getJsonObject(1).getInt("a")).isEqualTo(5);
+		assertThat(stored.getJsonObject(2)).isEqualTo(parsson("{\"a\":6,\"b\":7}"));
+		assertThatIllegalArgumentException().isThrownBy(() -> JsonPatches
+			.read("[{\"a\":1,\"b\":2},{\"a\":3,\"b\":4,\"a\":5}]".getBytes(StandardCharsets.UTF_8)));
+	}
+
 	@Test
 	void objectsWithTheSameMembersInAnotherOrderAreEqual() {
 		JsonValue ab = JsonPatches.read("{\"a\":1,\"b\":[2]}".getBytes(StandardCharsets.UTF_8));
