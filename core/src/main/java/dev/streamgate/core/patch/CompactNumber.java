@@ -11,12 +11,13 @@ import tools.jackson.core.JsonGenerator;
  * for the numbers of the documents {@link JsonPatches} reads.
  * <p>
  * Parsson's integers take 32 bytes each and keep the {@code BigDecimal} that their
- * {@code equals} makes: in the live heap of 250 polled documents of 50 KB, its integers
- * and their decimals came to 68 MB (77 MB for the objects and arrays holding them), and a
- * young collection copies all of them while the document is current. One of these takes
- * 16 bytes ({@code int}) or 24 ({@code long}) and compares without making a decimal.
- * Equality and hash code are those of any {@link JsonNumber}: those of
- * {@link #bigDecimalValue()}, so it is equal to Parsson's number of the same value.
+ * {@code equals} makes: in the live heap of a node polling 250 topics of 50 KB documents
+ * (sse-2 in docs/benchmarks.md), its integers and their decimals came to 68 MB (77 MB for
+ * the objects and arrays holding them), and a young collection copies those of every
+ * document that is current. One of these takes 16 bytes ({@code int}) or 24
+ * ({@code long}) and compares without making a decimal. Equality and hash code are those
+ * of any {@link JsonNumber}: those of {@link #bigDecimalValue()}, so it is equal to
+ * Parsson's number of the same value.
  */
 abstract sealed class CompactNumber implements JsonNumber permits CompactNumber.Int, CompactNumber.Long {
 
