@@ -189,7 +189,12 @@ final class Mirror implements LeasedTopics.Worker {
 					write(topic, writer, records);
 					this.mirrored.increment(records.size());
 				}
-				if (System.nanoTime() - lagCheckedAt > LAG_CHECK.toNanos()) {
+				// Asked again every LAG_CHECK, and at once when a poll finds nothing
+				// while
+				// the last answer said records were behind: a mirror that has caught up
+				// says so within a poll, not up to LAG_CHECK later.
+				boolean caughtUp = records.isEmpty() && this.lag > 0;
+				if (caughtUp || System.nanoTime() - lagCheckedAt > LAG_CHECK.toNanos()) {
 					this.lag = source.lag();
 					lagCheckedAt = System.nanoTime();
 				}
