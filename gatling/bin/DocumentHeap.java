@@ -5,7 +5,6 @@ import java.util.function.Function;
 
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonStructure;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 import tools.jackson.core.JsonParser;
@@ -19,8 +18,8 @@ import dev.streamgate.core.patch.JsonPatches;
  * Heap a polled document takes once read (gatling/bin/document-heap): documents shaped like the mock
  * source's (an array of {"id":i,"value":v} of SIZE bytes in all), COUNT of them kept, heap used after
  * full collections divided by COUNT; read as streamgate reads them (JsonPatches.read) and as it read
- * them before compact values (Jackson's parser into Parsson's builders). Then the time a poller's
- * read and diff of such a document take, on one thread.
+ * them before compact values (Jackson's parser into Parsson's builders). Then the time reading such
+ * a document takes, on one thread.
  */
 public class DocumentHeap {
 
@@ -29,17 +28,12 @@ public class DocumentHeap {
 	public static void main(String[] args) {
 		int size = Integer.parseInt(args[0]);
 		int count = Integer.parseInt(args[1]);
-		byte[] json = document(size, 0).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+		byte[] json = document(size).getBytes(java.nio.charset.StandardCharsets.UTF_8);
 		System.out.printf("document of %d bytes, %d kept%n", json.length, count);
 		measure("compact (JsonPatches.read)", count, () -> JsonPatches.read(json));
 		measure("Parsson builders (before)", count, () -> parsson(json));
-		// The poller's CPU per document: read the new version, diff it with the previous
-		// one (a fifth of the values changed, as the reference rows' mock source does).
-		JsonStructure previous = (JsonStructure) JsonPatches.read(json);
-		JsonStructure next = (JsonStructure) JsonPatches
-			.read(document(size, 5).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+		// The CPU a poller spends reading each polled document.
 		time("read (JsonPatches.read)", () -> JsonPatches.read(json));
-		time("diff of two versions", () -> JsonPatches.diff(previous, next));
 	}
 
 	/** Microseconds per call: the median of 9 rounds of 500 calls, after 3,000 to warm up. */
@@ -75,19 +69,12 @@ public class DocumentHeap {
 		kept.clear();
 	}
 
-	/**
-	 * The mock source's shape; with {@code changeEvery} above 0, every so many items get
-	 * another value (the next version of the same document).
-	 */
-	private static String document(int size, int changeEvery) {
+	private static String document(int size) {
 		SplittableRandom random = new SplittableRandom(1);
 		StringBuilder json = new StringBuilder("{\"generatedAt\":1764190000000,\"version\":1,\"items\":[");
 		for (int i = 0; i < size / 30; i++) {
-			long value = random.nextLong(1_000_000_000L);
-			if (changeEvery > 0 && i % changeEvery == 0) {
-				value = (value + 1) % 1_000_000_000L;
-			}
-			json.append((i > 0) ? "," : "").append("{\"id\":").append(i).append(",\"value\":").append(value).append('}');
+			json.append((i > 0) ? "," : "").append("{\"id\":").append(i).append(",\"value\":")
+				.append(random.nextLong(1_000_000_000L)).append('}');
 		}
 		return json.append("]}").toString();
 	}
