@@ -19,14 +19,14 @@ import tools.jackson.core.JsonGenerator;
  * of any {@link JsonNumber}: those of {@link #bigDecimalValue()}, so it is equal to
  * Parsson's number of the same value.
  */
-abstract sealed class CompactNumber implements JsonNumber permits CompactNumber.Int, CompactNumber.Long {
+abstract sealed class CompactNumber implements JsonNumber permits CompactNumber.OfInt, CompactNumber.OfLong {
 
 	static CompactNumber of(int value) {
-		return new Int(value);
+		return new OfInt(value);
 	}
 
 	static CompactNumber of(long value) {
-		return (value == (int) value) ? new Int((int) value) : new Long(value);
+		return (value == (int) value) ? new OfInt((int) value) : new OfLong(value);
 	}
 
 	abstract long value();
@@ -104,7 +104,7 @@ abstract sealed class CompactNumber implements JsonNumber permits CompactNumber.
 	@Override
 	public int hashCode() {
 		long value = value();
-		if (value == java.lang.Long.MIN_VALUE) {
+		if (value == Long.MIN_VALUE) {
 			return bigDecimalValue().hashCode();
 		}
 		long magnitude = Math.abs(value);
@@ -114,15 +114,15 @@ abstract sealed class CompactNumber implements JsonNumber permits CompactNumber.
 
 	@Override
 	public String toString() {
-		return java.lang.Long.toString(value());
+		return Long.toString(value());
 	}
 
 	/** An integer that fits an {@code int}. */
-	static final class Int extends CompactNumber {
+	static final class OfInt extends CompactNumber {
 
 		private final int value;
 
-		private Int(int value) {
+		private OfInt(int value) {
 			this.value = value;
 		}
 
@@ -149,11 +149,11 @@ abstract sealed class CompactNumber implements JsonNumber permits CompactNumber.
 	}
 
 	/** An integer that needs a {@code long}. */
-	static final class Long extends CompactNumber {
+	static final class OfLong extends CompactNumber {
 
 		private final long value;
 
-		private Long(long value) {
+		private OfLong(long value) {
 			this.value = value;
 		}
 
