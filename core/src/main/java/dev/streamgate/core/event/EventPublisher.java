@@ -201,7 +201,7 @@ public class EventPublisher {
 		return fresh.map((document) -> {
 			// A topic without a checkpoint gets one with its next publication.
 			Instant checkpointedAt = (known != null) ? known.checkpointedAt()
-					: this.snapshots.get(topic.id()).isPresent() ? this.clock.instant() : Instant.EPOCH;
+					: this.snapshots.has(topic.id()) ? this.clock.instant() : Instant.EPOCH;
 			Tracked tracked = (known != null && known.document() == document) ? known
 					: new Tracked(document, (known != null) ? known.changesSinceCheckpoint() : 0, checkpointedAt);
 			this.tracked.put(topic.id(), tracked);

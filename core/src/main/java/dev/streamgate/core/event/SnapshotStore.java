@@ -22,6 +22,15 @@ public interface SnapshotStore {
 	Optional<Checkpoint> get(String topicId);
 
 	/**
+	 * Whether a topic has a checkpoint, without reading its document.
+	 * @param topicId the topic id
+	 * @return true when {@link #get} would find one
+	 */
+	default boolean has(String topicId) {
+		return get(topicId).isPresent();
+	}
+
+	/**
 	 * Stores a checkpoint.
 	 * @param topicId the topic id
 	 * @param checkpoint the checkpoint

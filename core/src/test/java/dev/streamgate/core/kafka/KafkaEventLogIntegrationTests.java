@@ -498,9 +498,27 @@ class KafkaEventLogIntegrationTests {
 			reader.start();
 			await().atMost(TIMEOUT)
 				.until(() -> reader.get("doc").isPresent() && reader.get("doc").get().offset() == 42);
-			assertThat(reader.get("doc").get().document().asJsonObject().getInt("a")).isEqualTo(2);
+			Checkpoint read = reader.get("doc").get();
+			assertThat(read.document()).isEqualTo(Json.createObjectBuilder().add("a", 2).build());
+			assertThat(read.incarnation()).isEqualTo("i1");
+			assertThat(reader.has("doc")).isTrue();
+			assertThat(reader.has("other")).isFalse();
+			// A node behind writes an older checkpoint of the same topic: the furthest
+			// stays.
+			reader.save("doc", new Checkpoint(40, Json.createObjectBuilder().add("a", 0).build(), "i1")).block(TIMEOUT);
+			assertThat(reader.get("doc").get().offset()).isEqualTo(42);
+			// The topic was deleted and created again: its new incarnation's first
+			// checkpoint
+			// replaces the old one, however far the old one was.
+			reader.save("doc", new Checkpoint(7, Json.createArrayBuilder().add("b").build(), "i2")).block(TIMEOUT);
+			assertThat(reader.get("doc")).hasValueSatisfying((checkpoint) -> {
+				assertThat(checkpoint.offset()).isEqualTo(7);
+				assertThat(checkpoint.incarnation()).isEqualTo("i2");
+				assertThat(checkpoint.document()).isEqualTo(Json.createArrayBuilder().add("b").build());
+			});
 			reader.delete("doc").block(TIMEOUT);
 			assertThat(reader.get("doc")).isEmpty();
+			assertThat(reader.has("doc")).isFalse();
 		}
 	}
 
