@@ -53,6 +53,10 @@ final class CompactObject implements JsonObject {
 		return new CompactObject(shape, values);
 	}
 
+	Shape shape() {
+		return this.shape;
+	}
+
 	@Override
 	public ValueType getValueType() {
 		return ValueType.OBJECT;

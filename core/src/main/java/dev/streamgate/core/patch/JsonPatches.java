@@ -44,12 +44,6 @@ public final class JsonPatches {
 	static final int LCS_MAX_LENGTH = 1000;
 
 	/**
-	 * Most changed elements of a long array sent as separate operations rather than one
-	 * replace.
-	 */
-	static final int MAX_INDEX_CHANGES = 100;
-
-	/**
 	 * The JSON-P implementation, looked up once: each of {@code Json}'s static factory
 	 * methods looks it up again through the service loader, which cost a tenth of a
 	 * poller's CPU.
@@ -85,8 +79,8 @@ public final class JsonPatches {
 	 * subsequence, which finds insertions and removals); its cost grows with the product
 	 * of the lengths and its recursion with their sum, so arrays of unchanged length and
 	 * longer ones are compared index by index, which stays linear and suits values that
-	 * change in place. More than {@value #MAX_INDEX_CHANGES} changed elements replace the
-	 * array whole.
+	 * change in place. An array with more than half of its elements changed is replaced
+	 * whole (the operations would be about as large, or larger).
 	 * @param from the previous document
 	 * @param to the next document
 	 * @return the patch, an empty array when they are equal
@@ -156,19 +150,26 @@ public final class JsonPatches {
 
 	private static void diffByIndex(JsonArray before, JsonArray after, String path, JsonArrayBuilder patch) {
 		int common = Math.min(before.size(), after.size());
+		int maxChanges = Math.max(before.size(), after.size()) / 2;
 		int changes = Math.abs(before.size() - after.size());
-		for (int i = 0; i < common && changes <= MAX_INDEX_CHANGES; i++) {
+		// The indexes of the elements that differ, so that equal ones are compared once.
+		int[] changed = new int[Math.max(0, Math.min(common, maxChanges - changes + 1))];
+		int count = 0;
+		for (int i = 0; i < common && changes <= maxChanges; i++) {
 			if (!before.get(i).equals(after.get(i))) {
 				changes++;
+				if (count < changed.length) {
+					changed[count++] = i;
+				}
 			}
 		}
-		if (changes > MAX_INDEX_CHANGES) {
-			// Each operation costs a copy of the array when applied: past a point, one
-			// replace is cheaper.
+		if (changes > maxChanges) {
+			// The operations would be about as large as the array, or larger.
 			patch.add(operation("replace", path, after));
 			return;
 		}
-		for (int i = 0; i < common; i++) {
+		for (int k = 0; k < count; k++) {
+			int i = changed[k];
 			diff(before.get(i), after.get(i), path + "/" + i, patch);
 		}
 		for (int i = common; i < after.size(); i++) {
@@ -196,7 +197,7 @@ public final class JsonPatches {
 	 * @throws JsonException when the patch does not apply
 	 */
 	public static JsonStructure apply(JsonStructure document, JsonArray patch) {
-		return JSON.createPatch(patch).apply(document);
+		return PatchApplier.apply(document, patch);
 	}
 
 	/**
