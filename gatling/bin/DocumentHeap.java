@@ -1,10 +1,13 @@
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Function;
 
+import jakarta.json.JsonArray;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonStructure;
 import jakarta.json.JsonValue;
 import jakarta.json.spi.JsonProvider;
 import tools.jackson.core.JsonParser;
@@ -19,7 +22,8 @@ import dev.streamgate.core.patch.JsonPatches;
  * source's (an array of {"id":i,"value":v} of SIZE bytes in all), COUNT of them kept, heap used after
  * full collections divided by COUNT; read as streamgate reads them (JsonPatches.read) and as it read
  * them before compact values (Jackson's parser into Parsson's builders). Then the time reading such
- * a document takes, on one thread.
+ * a document takes, on one thread, and diffing, writing and applying the patch to its next version
+ * (a fifth of its values renewed, as the mock source renews them).
  */
 public class DocumentHeap {
 
@@ -34,6 +38,27 @@ public class DocumentHeap {
 		measure("Parsson builders (before)", count, () -> parsson(json));
 		// The CPU a poller spends reading each polled document.
 		time("read (JsonPatches.read)", () -> JsonPatches.read(json));
+		// The next version, a fifth of its values renewed as the mock source renews them: the
+		// patch a poller makes and writes, and a reader that is not the publisher applies.
+		JsonStructure from = (JsonStructure) JsonPatches.read(json);
+		JsonStructure to = (JsonStructure) JsonPatches.read(next(size).getBytes(StandardCharsets.UTF_8));
+		JsonArray patch = JsonPatches.diff(from, to);
+		System.out.printf("patch to the next version: %d operations, %d bytes%n", patch.size(),
+				JsonPatches.write(patch).length);
+		time("diff (JsonPatches.diff)", () -> JsonPatches.diff(from, to));
+		time("write the patch", () -> JsonPatches.write(patch));
+		time("apply (JsonPatches.apply)", () -> JsonPatches.apply(from, patch));
+		time("apply (Parsson's JsonPatch)", () -> PARSSON.createPatch(patch).apply(from));
+	}
+
+	/** The version after the first, with a fifth of the values renewed. */
+	private static String next(int size) {
+		long[] values = values(size);
+		SplittableRandom random = new SplittableRandom(2);
+		for (int i = 0; i < Math.round(values.length * 0.2); i++) {
+			values[random.nextInt(values.length)] = random.nextLong(1_000_000_000L);
+		}
+		return json(values, 2);
 	}
 
 	/** Microseconds per call: the median of 9 rounds of 500 calls, after 3,000 to warm up. */
@@ -70,11 +95,22 @@ public class DocumentHeap {
 	}
 
 	private static String document(int size) {
+		return json(values(size), 1);
+	}
+
+	private static long[] values(int size) {
 		SplittableRandom random = new SplittableRandom(1);
-		StringBuilder json = new StringBuilder("{\"generatedAt\":1764190000000,\"version\":1,\"items\":[");
-		for (int i = 0; i < size / 30; i++) {
-			json.append((i > 0) ? "," : "").append("{\"id\":").append(i).append(",\"value\":")
-				.append(random.nextLong(1_000_000_000L)).append('}');
+		long[] values = new long[size / 30];
+		for (int i = 0; i < values.length; i++) {
+			values[i] = random.nextLong(1_000_000_000L);
+		}
+		return values;
+	}
+
+	private static String json(long[] values, int version) {
+		StringBuilder json = new StringBuilder("{\"generatedAt\":1764190000000,\"version\":" + version + ",\"items\":[");
+		for (int i = 0; i < values.length; i++) {
+			json.append((i > 0) ? "," : "").append("{\"id\":").append(i).append(",\"value\":").append(values[i]).append('}');
 		}
 		return json.append("]}").toString();
 	}
