@@ -51,12 +51,12 @@ class GatewayCrashFaultTests {
 				}
 				SteadyPublisher publisher = new SteadyPublisher(gateway.baseUrl(), "crash", Duration.ofMillis(20));
 				for (int kill = 0; kill < kills; kill++) {
-					Thread.sleep(between.toMillis());
+					loadFor(publisher, between);
 					gateway.kill();
 					Thread.sleep(1000);
 					gateway = GatewayProcess.startReady(dir.resolve("gateway.log"), port, withBroker);
 				}
-				Thread.sleep(between.toMillis());
+				loadFor(publisher, between);
 				publisher.close();
 				assertThat(publisher.unexpected()).isEmpty();
 				assertThat(publisher.acknowledged()).hasSizeGreaterThan(100);
@@ -80,6 +80,24 @@ class GatewayCrashFaultTests {
 			finally {
 				gateway.close();
 			}
+		}
+	}
+
+	/**
+	 * Lets the load run for a while, and on a slow machine (a CI running two test JVMs
+	 * beside the broker and the gateway) until at least 60 more publishes were
+	 * acknowledged, for at most a minute more: each kill then interrupts a load that
+	 * flows, and the account has events from before and after every restart. With fixed
+	 * waits of 5 s, one CI run had 93 of over 2,000 publishes acknowledged in all (the
+	 * rest not, the gateway slow to answer and to start), and failed the account's first
+	 * check.
+	 */
+	private static void loadFor(SteadyPublisher publisher, Duration atLeast) throws InterruptedException {
+		int before = publisher.acknowledged().size();
+		Thread.sleep(atLeast.toMillis());
+		long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+		while (publisher.acknowledged().size() < before + 60 && System.nanoTime() < deadline) {
+			Thread.sleep(100);
 		}
 	}
 
