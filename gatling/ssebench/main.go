@@ -16,6 +16,12 @@
 // filtering differs; with split, filter k passes the events whose "bucket" (their sequence
 // number mod n) is k). It prints one JSON line of results, with the gateway's
 // CPU-seconds per 1,000 delivered events, to compare runs on a noisy machine by ratio.
+//
+// With -hub mercure the same load goes to a Mercure hub instead (the Go hub the issue of many
+// topics compares streamgate with): clients subscribe to /.well-known/mercure?topic=<topic>,
+// the publisher posts each event there as a form with a publisher JWT signed with -jwt-key
+// (HS256), and -pid names the hub's process. Topics are not created (a Mercure topic exists
+// once named); -channel, -per-client and -filters do not apply.
 package main
 
 import (
@@ -38,6 +44,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/golang-jwt/jwt/v5"
 )
 
 type result struct {
@@ -128,7 +135,18 @@ func main() {
 	perClient := flag.Int("per-client", 1, "topics each connection subscribes to")
 	filters := flag.Int("filters", 0, "distinct CEL filters over the SSE clients (0: none)")
 	filterKind := flag.String("filter-kind", "pass", "pass (every filter passes every event) or split (filter k passes bucket k)")
+	hub := flag.String("hub", "streamgate", "streamgate, or mercure for a Mercure hub at -url")
+	jwtKey := flag.String("jwt-key", "", "with -hub mercure: the hub's publisher JWT key (HS256)")
 	flag.Parse()
+	mercure := *hub == "mercure"
+	if mercure && (*channel != "sse" || *perClient != 1 || *filters != 0 || *create) {
+		fmt.Fprintln(os.Stderr, "-hub mercure takes SSE clients with one topic each, no filters, no -create")
+		os.Exit(2)
+	}
+	var publisherToken string
+	if mercure {
+		publisherToken = mercureToken(*jwtKey)
+	}
 	if *streamURL == "" {
 		*streamURL = *url
 	}
@@ -159,7 +177,10 @@ func main() {
 		if *filters > 0 {
 			query = "filter=" + neturl.QueryEscape(filter(*filterKind, i%*filters, *filters))
 		}
-		if *channel == "ws" {
+		if mercure {
+			go subscribe(client, *streamURL+"/.well-known/mercure?topic="+neturl.QueryEscape(names[0]), hist,
+				&delivered, &disconnects, &measuring, &ready)
+		} else if *channel == "ws" {
 			go subscribeWS(*streamURL, names, hist, &delivered, &disconnects, &measuring, &ready)
 		} else if len(names) == 1 {
 			go subscribe(client, *streamURL+"/api/v1/stream/"+names[0]+"?"+query, hist, &delivered, &disconnects,
@@ -193,7 +214,17 @@ func main() {
 		sent := time.Now().UnixMicro()
 		body := fmt.Sprintf(`{"sentAt":%d,"bucket":%d,"pad":"%s"}`, sent, seq%int64(max(*filters, 1)),
 			padding)
-		resp, err := publisher.Post(*url+"/api/v1/publish/"+target, "application/json", strings.NewReader(body))
+		var resp *http.Response
+		var err error
+		if mercure {
+			form := neturl.Values{"topic": {target}, "data": {body}}
+			req, _ := http.NewRequest("POST", *url+"/.well-known/mercure", strings.NewReader(form.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("Authorization", "Bearer "+publisherToken)
+			resp, err = publisher.Do(req)
+		} else {
+			resp, err = publisher.Post(*url+"/api/v1/publish/"+target, "application/json", strings.NewReader(body))
+		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "publish:", err)
 			return
@@ -202,8 +233,12 @@ func main() {
 		// connection per publication would measure TCP set-up rather than publishing.
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
-		if resp.StatusCode == 202 && measuring.holds(sent) {
-			atomic.AddInt64(&published, 1)
+		if resp.StatusCode == 202 || (mercure && resp.StatusCode == 200) {
+			if measuring.holds(sent) {
+				atomic.AddInt64(&published, 1)
+			}
+		} else {
+			fmt.Fprintln(os.Stderr, "publish:", resp.Status)
 		}
 	}
 	ticker := time.NewTicker(time.Second / time.Duration(*rate))
@@ -286,6 +321,8 @@ func filter(kind string, k, n int) string {
 	return fmt.Sprintf("data.bucket != %d && size(data.pad) > %d", n+k, k)
 }
 
+// subscribe reads one SSE stream. The client is ready at streamgate's "retry:" line, which
+// follows the subscription; a Mercure hub subscribes before it answers, so there at the answer.
 func subscribe(client *http.Client, url string, hist *histogram, delivered, disconnects *int64,
 	measuring *window, ready *sync.WaitGroup) {
 	req, _ := http.NewRequest("GET", url, nil)
@@ -303,7 +340,10 @@ func subscribe(client *http.Client, url string, hist *histogram, delivered, disc
 	}
 	defer resp.Body.Close()
 	reader := bufio.NewReaderSize(resp.Body, 64*1024)
-	signalled := false
+	signalled := strings.Contains(url, "/.well-known/mercure")
+	if signalled {
+		ready.Done()
+	}
 	for {
 		line, err := reader.ReadSlice('\n')
 		if err != nil {
@@ -483,4 +523,16 @@ func heapAfterGC(pid int) float64 {
 		}
 	}
 	return 0
+}
+
+// mercureToken is a publisher JWT for a Mercure hub: HS256 with the hub's key, allowed to
+// publish to every topic.
+func mercureToken(key string) string {
+	token := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{"mercure": map[string]any{"publish": []string{"*"}}})
+	signed, err := token.SignedString([]byte(key))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "publisher JWT:", err)
+		os.Exit(2)
+	}
+	return signed
 }
