@@ -184,8 +184,7 @@ final class PatchApplier {
 		if (container instanceof JsonArray array) {
 			return array.get(index(token, array.size()));
 		}
-		throw new JsonException("The reference value in a JSON Pointer must be a JSON Object or a JSON Array, was '"
-				+ ((JsonValue) container).getValueType() + "'");
+		throw notAStructure(container);
 	}
 
 	private static Draft draft(Object value) {
@@ -198,7 +197,14 @@ final class PatchApplier {
 		if (value instanceof JsonArray array) {
 			return new DraftArray(array);
 		}
-		throw new JsonException("The reference value in a JSON Pointer must be a JSON Object or a JSON Array, was '"
+		throw notAStructure(value);
+	}
+
+	/**
+	 * A pointer that goes through a value that is no object or array, as Parsson says it.
+	 */
+	private static JsonException notAStructure(Object value) {
+		return new JsonException("The reference value in a JSON Pointer must be a JSON Object or a JSON Array, was '"
 				+ ((JsonValue) value).getValueType() + "'");
 	}
 
