@@ -178,15 +178,15 @@ func main() {
 			query = "filter=" + neturl.QueryEscape(filter(*filterKind, i%*filters, *filters))
 		}
 		if mercure {
-			go subscribe(client, *streamURL+"/.well-known/mercure?topic="+neturl.QueryEscape(names[0]), hist,
+			go subscribe(client, *streamURL+"/.well-known/mercure?topic="+neturl.QueryEscape(names[0]), true, hist,
 				&delivered, &disconnects, &measuring, &ready)
 		} else if *channel == "ws" {
 			go subscribeWS(*streamURL, names, hist, &delivered, &disconnects, &measuring, &ready)
 		} else if len(names) == 1 {
-			go subscribe(client, *streamURL+"/api/v1/stream/"+names[0]+"?"+query, hist, &delivered, &disconnects,
+			go subscribe(client, *streamURL+"/api/v1/stream/"+names[0]+"?"+query, false, hist, &delivered, &disconnects,
 				&measuring, &ready)
 		} else {
-			go subscribe(client, *streamURL+"/api/v1/stream?topic="+strings.Join(names, "&topic=")+"&"+query, hist,
+			go subscribe(client, *streamURL+"/api/v1/stream?topic="+strings.Join(names, "&topic=")+"&"+query, false, hist,
 				&delivered, &disconnects, &measuring, &ready)
 		}
 		if i%100 == 99 {
@@ -322,8 +322,9 @@ func filter(kind string, k, n int) string {
 }
 
 // subscribe reads one SSE stream. The client is ready at streamgate's "retry:" line, which
-// follows the subscription; a Mercure hub subscribes before it answers, so there at the answer.
-func subscribe(client *http.Client, url string, hist *histogram, delivered, disconnects *int64,
+// follows the subscription, or with readyAtAnswer (a Mercure hub, which subscribes before it
+// answers) at the answer.
+func subscribe(client *http.Client, url string, readyAtAnswer bool, hist *histogram, delivered, disconnects *int64,
 	measuring *window, ready *sync.WaitGroup) {
 	req, _ := http.NewRequest("GET", url, nil)
 	req.Header.Set("Accept", "text/event-stream")
@@ -340,7 +341,7 @@ func subscribe(client *http.Client, url string, hist *histogram, delivered, disc
 	}
 	defer resp.Body.Close()
 	reader := bufio.NewReaderSize(resp.Body, 64*1024)
-	signalled := strings.Contains(url, "/.well-known/mercure")
+	signalled := readyAtAnswer
 	if signalled {
 		ready.Done()
 	}
