@@ -11,8 +11,9 @@ public interface EventTail {
 	/**
 	 * Follows a topic from its current end.
 	 * @param topic the topic
-	 * @param listener called from the tail's thread: first once with the starting
-	 * position, then with each new event, in order on each partition
+	 * @param listener called first once with the starting position, then with each new
+	 * event, in order on each partition, never twice at once: from the tail's thread, or
+	 * for an event this node wrote from the thread that received Kafka's acknowledgement
 	 * @return stops following when closed
 	 */
 	AutoCloseable follow(Topic topic, Listener listener);

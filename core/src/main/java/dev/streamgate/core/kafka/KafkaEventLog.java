@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -35,6 +36,7 @@ import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -131,6 +133,10 @@ public final class KafkaEventLog implements EventLog {
 
 	private final ReadConsumers readers;
 
+	/** Told of each single publication Kafka acknowledged (the node's event tail). */
+	private volatile BiConsumer<ProducerRecord<String, byte[]>, RecordMetadata> written = (record, metadata) -> {
+	};
+
 	private final Disposable closingIdleReaders;
 
 	KafkaEventLog(Admin admin, KafkaClients clients, PublicationSenders senders,
@@ -151,6 +157,16 @@ public final class KafkaEventLog implements EventLog {
 		long sweep = READERS_IDLE.toMillis() / 2;
 		this.closingIdleReaders = Schedulers.boundedElastic()
 			.schedulePeriodically(this.readers::closeIdle, sweep, sweep, TimeUnit.MILLISECONDS);
+	}
+
+	/**
+	 * Who is told of each single publication once Kafka acknowledged it, on the thread
+	 * that received the acknowledgement. A batch is not told: it is written in a
+	 * transaction, which is not read until it commits.
+	 * @param listener the listener, which must not throw
+	 */
+	void onWritten(BiConsumer<ProducerRecord<String, byte[]>, RecordMetadata> listener) {
+		this.written = listener;
 	}
 
 	/** Closes the consumers kept for reads. */
@@ -189,12 +205,19 @@ public final class KafkaEventLog implements EventLog {
 	}
 
 	String route(ConsumerRecord<String, byte[]> record) {
-		if (!record.topic().equals(this.sharedName)) {
-			return record.topic();
+		return route(record.topic(), record.key(), record.headers());
+	}
+
+	String route(ProducerRecord<String, byte[]> record) {
+		return route(record.topic(), record.key(), record.headers());
+	}
+
+	private String route(String kafkaTopic, String key, Headers headers) {
+		if (!kafkaTopic.equals(this.sharedName)) {
+			return kafkaTopic;
 		}
-		Header incarnation = record.headers().lastHeader(INCARNATION_HEADER);
-		return record.key() + "@"
-				+ ((incarnation != null) ? new String(incarnation.value(), StandardCharsets.UTF_8) : "");
+		Header incarnation = headers.lastHeader(INCARNATION_HEADER);
+		return key + "@" + ((incarnation != null) ? new String(incarnation.value(), StandardCharsets.UTF_8) : "");
 	}
 
 	/**
@@ -304,7 +327,11 @@ public final class KafkaEventLog implements EventLog {
 		List<ProducerRecord<String, byte[]>> produced = records(topic, events);
 		Mono<List<EventPosition>> positions;
 		if (produced.size() == 1) {
-			positions = this.senders.send(produced.get(0)).map((metadata) -> List.of(position(topic, metadata)));
+			ProducerRecord<String, byte[]> record = produced.get(0);
+			positions = this.senders.send(record).map((metadata) -> {
+				this.written.accept(record, metadata);
+				return List.of(position(topic, metadata));
+			});
 		}
 		else {
 			List<SenderRecord<String, byte[], Integer>> records = new ArrayList<>();
@@ -464,11 +491,26 @@ public final class KafkaEventLog implements EventLog {
 	}
 
 	Event event(ConsumerRecord<String, byte[]> record) {
+		return event(new TopicPartition(record.topic(), record.partition()), record.offset(), record.timestamp(),
+				record.key(), record.value(), record.headers());
+	}
+
+	/**
+	 * The event of a record this node wrote, as a consumer will read it: Kafka keeps the
+	 * record's key, value and headers as sent, and its timestamp as acknowledged.
+	 */
+	Event event(ProducerRecord<String, byte[]> record, RecordMetadata metadata) {
+		return event(new TopicPartition(metadata.topic(), metadata.partition()), metadata.offset(),
+				metadata.timestamp(), record.key(), record.value(), record.headers());
+	}
+
+	private Event event(TopicPartition partition, long offset, long timestamp, String recordKey, byte[] value,
+			Headers headers) {
 		EventType type = EventType.EVENT;
 		String eventType = null;
-		String key = record.topic().equals(this.sharedName) ? null : record.key();
+		String key = partition.topic().equals(this.sharedName) ? null : recordKey;
 		Map<String, String> others = null;
-		for (Header header : record.headers()) {
+		for (Header header : headers) {
 			String name = header.key();
 			if (name.equals(TYPE_HEADER)) {
 				type = EventType.fromValue(text(header));
@@ -486,8 +528,7 @@ public final class KafkaEventLog implements EventLog {
 		}
 		EventAttributes attributes = (others != null) ? new EventAttributes(eventType, key, others)
 				: EventAttributes.of(eventType, key);
-		return new Event(logical(new TopicPartition(record.topic(), record.partition())), record.offset(), type,
-				Instant.ofEpochMilli(record.timestamp()), record.value(), attributes);
+		return new Event(logical(partition), offset, type, Instant.ofEpochMilli(timestamp), value, attributes);
 	}
 
 	private static String text(Header header) {

@@ -10,11 +10,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -40,6 +44,13 @@ import dev.streamgate.core.topic.Topic;
  * each poll until Kafka knows it. A topic whose partitions are gone (deleted while a
  * follower started) stays pending, costing nothing, until its follower stops; the other
  * topics go on being polled meanwhile.
+ * <p>
+ * A record this node wrote is delivered when Kafka acknowledges it, on the producer's
+ * thread, if every record before it in its partition was delivered: the fetch that brings
+ * it back a little later, one more round trip through the broker and two more threads
+ * woken, skips it ({@link DeliveryOrder}). Deliveries, listener changes and start
+ * positions share one lock, so a listener sees each event once and in order, and a new
+ * one exactly the events after its start.
  */
 final class KafkaEventTail implements EventTail, AutoCloseable {
 
@@ -56,11 +67,16 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 
 	private final LinkedBlockingQueue<Runnable> commands = new LinkedBlockingQueue<>();
 
+	/** Guards the listeners and the delivery order. */
+	private final Object delivering = new Object();
+
 	/**
 	 * By route (see {@link KafkaEventLog#route}): an SSE hub and a webhook feed of the
 	 * same topic both listen.
 	 */
 	private final Map<String, List<Listener>> listeners = new HashMap<>();
+
+	private final DeliveryOrder<Delivery> order = new DeliveryOrder<>(this::deliver);
 
 	/**
 	 * How many followers (started or pending) read each assigned partition: a shared
@@ -84,6 +100,7 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	KafkaEventTail(KafkaClients clients, KafkaEventLog eventLog) {
 		this.clients = clients;
 		this.eventLog = eventLog;
+		eventLog.onWritten(this::written);
 	}
 
 	@Override
@@ -141,27 +158,31 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	private void startPending() {
 		for (Iterator<Following> it = this.pending.iterator(); it.hasNext();) {
 			Following following = it.next();
-			Cursor start = knownPosition(following);
-			if (start == null) {
-				reportSlow(following);
-				continue;
+			synchronized (this.delivering) {
+				Cursor start = knownPosition(following);
+				if (start == null) {
+					reportSlow(following);
+					continue;
+				}
+				it.remove();
+				this.listeners.computeIfAbsent(following.name, (key) -> new ArrayList<>()).add(following.listener);
+				following.listener.onStart(start);
 			}
-			it.remove();
 			this.pendingNames = pendingNames();
-			this.listeners.computeIfAbsent(following.name, (key) -> new ArrayList<>()).add(following.listener);
-			following.listener.onStart(start);
 		}
 	}
 
 	/**
-	 * The cursor just before the consumer's position, or null while Kafka does not know
-	 * it.
+	 * The cursor just before the next offset to deliver (the consumer's position, or past
+	 * it after records delivered at their acknowledgement), or null while Kafka does not
+	 * know it.
 	 */
 	private Cursor knownPosition(Following following) {
 		long[] last = new long[following.partitions.size()];
 		try {
 			for (int i = 0; i < last.length; i++) {
-				last[i] = this.consumer.position(following.partitions.get(i), Duration.ZERO) - 1;
+				TopicPartition partition = following.partitions.get(i);
+				last[i] = this.order.start(partition, this.consumer.position(partition, Duration.ZERO)) - 1;
 			}
 			return Cursor.of(last);
 		}
@@ -192,10 +213,13 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	private void stop(Following following) {
 		boolean wasPending = this.pending.remove(following);
 		this.pendingNames = pendingNames();
-		List<Listener> followers = this.listeners.get(following.name);
-		boolean wasListening = followers != null && followers.remove(following.listener);
-		if (followers != null && followers.isEmpty()) {
-			this.listeners.remove(following.name);
+		boolean wasListening;
+		synchronized (this.delivering) {
+			List<Listener> followers = this.listeners.get(following.name);
+			wasListening = followers != null && followers.remove(following.listener);
+			if (followers != null && followers.isEmpty()) {
+				this.listeners.remove(following.name);
+			}
 		}
 		if (!wasPending && !wasListening) {
 			// never started, or stopped already
@@ -209,6 +233,9 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 			}
 		}
 		if (!unread.isEmpty()) {
+			synchronized (this.delivering) {
+				unread.forEach(this.order::stop);
+			}
 			List<TopicPartition> assignment = new ArrayList<>(this.consumer.assignment());
 			assignment.removeAll(unread);
 			this.consumer.assign(assignment);
@@ -230,9 +257,7 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 						continue;
 					}
 					startPending();
-					for (ConsumerRecord<String, byte[]> record : kafkaConsumer.poll(POLL)) {
-						dispatch(record);
-					}
+					dispatch(kafkaConsumer.poll(POLL));
 					this.polledAt = System.nanoTime();
 					startPending();
 				}
@@ -276,18 +301,45 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 		}
 	}
 
-	private void dispatch(ConsumerRecord<String, byte[]> record) {
-		List<Listener> following = this.listeners.get(this.eventLog.route(record));
+	private void dispatch(ConsumerRecords<String, byte[]> records) {
+		if (records.isEmpty()) {
+			return;
+		}
+		synchronized (this.delivering) {
+			for (TopicPartition partition : records.partitions()) {
+				for (ConsumerRecord<String, byte[]> record : records.records(partition)) {
+					this.order.fetched(partition, record.offset(),
+							new Delivery(this.eventLog.route(record), () -> this.eventLog.event(record)));
+				}
+			}
+		}
+	}
+
+	/** A single publication of this node, acknowledged: on the producer's thread. */
+	private void written(ProducerRecord<String, byte[]> record, RecordMetadata metadata) {
+		if (!metadata.hasOffset()) {
+			return;
+		}
+		TopicPartition partition = new TopicPartition(metadata.topic(), metadata.partition());
+		Delivery delivery = new Delivery(this.eventLog.route(record), () -> this.eventLog.event(record, metadata));
+		synchronized (this.delivering) {
+			this.order.acknowledged(partition, metadata.offset(), delivery);
+		}
+	}
+
+	/** Hands a record to its route's listeners, under the delivery lock. */
+	private void deliver(Delivery delivery) {
+		List<Listener> following = this.listeners.get(delivery.route());
 		if (following == null) {
 			return;
 		}
-		Event event = this.eventLog.event(record);
+		Event event = delivery.event().get();
 		for (Listener listener : following) {
 			try {
 				listener.onEvent(event);
 			}
 			catch (RuntimeException ex) {
-				logger.error("Listener of " + record.topic() + " failed", ex);
+				logger.error("Listener of " + delivery.route() + " failed", ex);
 			}
 		}
 	}
@@ -322,6 +374,10 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	/** A record to hand to the listeners of its route, read only if someone listens. */
+	private record Delivery(String route, Supplier<Event> event) {
 	}
 
 	/** One listener of one topic, from its follow request to its stop. */
