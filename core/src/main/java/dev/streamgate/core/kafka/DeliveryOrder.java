@@ -72,8 +72,9 @@ final class DeliveryOrder<T> {
 	 * @param partition its partition
 	 * @param offset its offset
 	 * @param item what to deliver
+	 * @return whether it was delivered now, false when it was at its acknowledgement
 	 */
-	void fetched(TopicPartition partition, long offset, T item) {
+	boolean fetched(TopicPartition partition, long offset, T item) {
 		Sequence<T> sequence = this.sequences.computeIfAbsent(partition, (key) -> new Sequence<>());
 		ArrayDeque<Long> ahead = sequence.ahead;
 		while (!ahead.isEmpty() && ahead.peekFirst() < offset) {
@@ -82,7 +83,7 @@ final class DeliveryOrder<T> {
 		}
 		if (!ahead.isEmpty() && ahead.peekFirst() == offset) {
 			ahead.pollFirst();
-			return;
+			return false;
 		}
 		if (offset < sequence.next) {
 			// The consumer went back: what it brings again is delivered again, as before.
@@ -93,6 +94,7 @@ final class DeliveryOrder<T> {
 		sequence.next = offset + 1;
 		sequence.early.headMap(offset, true).clear();
 		drain(sequence);
+		return true;
 	}
 
 	/**
@@ -101,23 +103,25 @@ final class DeliveryOrder<T> {
 	 * @param partition its partition
 	 * @param offset its offset
 	 * @param item what to deliver
+	 * @return whether it waits for a record that only the fetch brings
 	 */
-	void acknowledged(TopicPartition partition, long offset, T item) {
+	boolean acknowledged(TopicPartition partition, long offset, T item) {
 		Sequence<T> sequence = this.sequences.get(partition);
 		if (sequence == null || sequence.next < 0 || offset < sequence.next) {
 			// not read here, not known where reading starts, or fetched already
-			return;
+			return false;
 		}
 		if (offset > sequence.next) {
 			if (sequence.early.size() < EARLY_MAX) {
 				sequence.early.put(offset, item);
 			}
-			return;
+			return true;
 		}
 		this.deliver.accept(item);
 		sequence.ahead.addLast(offset);
 		sequence.next = offset + 1;
 		drain(sequence);
+		return false;
 	}
 
 	private void drain(Sequence<T> sequence) {

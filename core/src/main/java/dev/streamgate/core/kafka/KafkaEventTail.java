@@ -51,12 +51,23 @@ import dev.streamgate.core.topic.Topic;
  * woken, skips it ({@link DeliveryOrder}). Deliveries, listener changes and start
  * positions share one lock, so a listener sees each event once and in order, and a new
  * one exactly the events after its start.
+ * <p>
+ * Every node must still fetch, to learn of other nodes' writes. After a fetch that
+ * brought only records delivered at their acknowledgement (this node writes alone
+ * lately), the tail waits {@code streamgate.kafka.tail-pause} before it fetches again, so
+ * that one fetch carries many events instead of one each. The wait ends early for a
+ * command, and for an acknowledgement that waits for a record only the fetch brings.
+ * Another node's event may reach this node's listeners up to the pause later; a node that
+ * does not write, or whose fetches bring others' records, never waits.
  */
 final class KafkaEventTail implements EventTail, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(KafkaEventTail.class);
 
 	private static final Duration POLL = Duration.ofMillis(100);
+
+	private static final Runnable NOTHING = () -> {
+	};
 
 	/** A start still pending after this long is reported once. */
 	private static final Duration SLOW_START = Duration.ofSeconds(10);
@@ -97,9 +108,15 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 
 	private volatile String pendingNames = "[]";
 
+	private final Duration pause;
+
+	/** Whether the thread waits before its next fetch. */
+	private volatile boolean resting;
+
 	KafkaEventTail(KafkaClients clients, KafkaEventLog eventLog) {
 		this.clients = clients;
 		this.eventLog = eventLog;
+		this.pause = clients.properties().tailPause();
 		eventLog.onWritten(this::written);
 	}
 
@@ -257,9 +274,12 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 						continue;
 					}
 					startPending();
-					dispatch(kafkaConsumer.poll(POLL));
+					boolean onlyOwn = dispatch(kafkaConsumer.poll(POLL));
 					this.polledAt = System.nanoTime();
 					startPending();
+					if (onlyOwn && this.pending.isEmpty()) {
+						rest();
+					}
 				}
 				catch (WakeupException ex) {
 					// a command arrived, or close() was called
@@ -301,29 +321,68 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 		}
 	}
 
-	private void dispatch(ConsumerRecords<String, byte[]> records) {
+	/**
+	 * Delivers what a fetch brought.
+	 * @return whether it brought records and every one had been delivered at its
+	 * acknowledgement
+	 */
+	private boolean dispatch(ConsumerRecords<String, byte[]> records) {
 		if (records.isEmpty()) {
-			return;
+			return false;
 		}
+		boolean delivered = false;
 		synchronized (this.delivering) {
 			for (TopicPartition partition : records.partitions()) {
 				for (ConsumerRecord<String, byte[]> record : records.records(partition)) {
-					this.order.fetched(partition, record.offset(),
+					delivered |= this.order.fetched(partition, record.offset(),
 							new Delivery(this.eventLog.route(record), () -> this.eventLog.event(record)));
 				}
 			}
 		}
+		return !delivered;
 	}
 
-	/** A single publication of this node, acknowledged: on the producer's thread. */
+	/** Waits the pause before the next fetch, unless a command comes. */
+	private void rest() throws InterruptedException {
+		if (this.pause.isZero()) {
+			return;
+		}
+		this.resting = true;
+		try {
+			Runnable next = this.commands.poll(this.pause.toNanos(), TimeUnit.NANOSECONDS);
+			if (next != null) {
+				runCommand(next);
+			}
+		}
+		finally {
+			this.resting = false;
+		}
+	}
+
+	/**
+	 * A single publication of this node, acknowledged: on the producer's thread, before
+	 * its publisher is answered, which nothing here may fail.
+	 */
 	private void written(ProducerRecord<String, byte[]> record, RecordMetadata metadata) {
 		if (!metadata.hasOffset()) {
 			return;
 		}
 		TopicPartition partition = new TopicPartition(metadata.topic(), metadata.partition());
 		Delivery delivery = new Delivery(this.eventLog.route(record), () -> this.eventLog.event(record, metadata));
-		synchronized (this.delivering) {
-			this.order.acknowledged(partition, metadata.offset(), delivery);
+		boolean waits;
+		try {
+			synchronized (this.delivering) {
+				waits = this.order.acknowledged(partition, metadata.offset(), delivery);
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.error("Event tail: delivering " + partition + "@" + metadata.offset() + " failed", ex);
+			return;
+		}
+		if (waits && this.resting) {
+			// Only a fetch brings what it waits for: end the rest. Not a wakeup(), which
+			// would break off a poll in progress.
+			this.commands.add(NOTHING);
 		}
 	}
 

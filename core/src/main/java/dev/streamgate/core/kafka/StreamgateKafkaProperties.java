@@ -30,6 +30,11 @@ import org.springframework.validation.annotation.Validated;
  * one broker append and one wake-up of the readers carry several events; it adds at most
  * this much to an event's latency, and only a publication that came less than this after
  * the one before it waits (see {@link PublicationSenders})
+ * @param tailPause how long the node's event tail waits before its next fetch after one
+ * that brought only records this node wrote, which it delivered already at their
+ * acknowledgement (see {@link KafkaEventTail}): a node that writes alone fetches a few
+ * times a second instead of once per event, and another node's event may reach this
+ * node's subscribers up to this much later; {@code 0ms} fetches at once
  */
 @Validated
 @ConfigurationProperties("streamgate.kafka")
@@ -38,7 +43,8 @@ public record StreamgateKafkaProperties(
 		@DefaultValue("12") @Min(1) int leasePartitions, @DefaultValue("7d") Duration attemptsRetention,
 		@DefaultValue("10s") Duration writeTimeout, @DefaultValue("60s") Duration startupTimeout,
 		@DefaultValue("10s") Duration leaseSessionTimeout,
-		@DefaultValue("2ms") @DurationMin(millis = 0) @DurationMax(seconds = 1) Duration publishLinger) {
+		@DefaultValue("2ms") @DurationMin(millis = 0) @DurationMax(seconds = 1) Duration publishLinger,
+		@DefaultValue("50ms") @DurationMin(millis = 0) @DurationMax(seconds = 1) Duration tailPause) {
 
 	public String topicsTopic() {
 		return this.topicPrefix + "topics";

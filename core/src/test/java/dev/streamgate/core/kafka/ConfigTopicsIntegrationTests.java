@@ -36,7 +36,7 @@ class ConfigTopicsIntegrationTests {
 
 	static StreamgateKafkaProperties properties(String prefix) {
 		return new StreamgateKafkaProperties(prefix, 3, Duration.ofDays(7), Duration.ofSeconds(10),
-				Duration.ofSeconds(10), Duration.ofSeconds(6), Duration.ZERO);
+				Duration.ofSeconds(10), Duration.ofSeconds(6), Duration.ZERO, Duration.ofMillis(50));
 	}
 
 	private static ConfigTopics configTopics(String prefix) {

@@ -468,7 +468,7 @@ class KafkaEventLogIntegrationTests {
 		KafkaClients clients = new KafkaClients(TestKafka.bootstrapServers(), Map.of(),
 				new StreamgateKafkaProperties(defaults.topicPrefix(), defaults.leasePartitions(),
 						defaults.attemptsRetention(), defaults.writeTimeout(), defaults.startupTimeout(),
-						defaults.leaseSessionTimeout(), linger));
+						defaults.leaseSessionTimeout(), linger, defaults.tailPause()));
 		PublicationSenders senders = clients.publicationSenders(purpose);
 		return new Lingering(senders,
 				new KafkaEventLog(this.admin, clients, senders, this.batchSender, TestKafka.eventStorage()));

@@ -1,15 +1,19 @@
 package dev.streamgate.core.kafka;
 
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+
+import javax.management.ObjectName;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -171,6 +175,47 @@ class KafkaEventTailIntegrationTests {
 				}
 			}
 		}
+	}
+
+	@Test
+	void aNodeThatWritesAloneFetchesAFewTimesASecondRatherThanOncePerEvent() throws Exception {
+		StreamgateKafkaProperties defaults = this.clients.properties();
+		KafkaClients pausing = new KafkaClients(TestKafka.bootstrapServers(), Map.of(),
+				new StreamgateKafkaProperties(defaults.topicPrefix(), defaults.leasePartitions(),
+						defaults.attemptsRetention(), defaults.writeTimeout(), defaults.startupTimeout(),
+						defaults.leaseSessionTimeout(), defaults.publishLinger(), Duration.ofMillis(200)));
+		Topic topic = sharedTopic("alone");
+		Heard heard = new Heard();
+		Set<ObjectName> before = tailFetchMetrics();
+		try (KafkaEventTail tail = new KafkaEventTail(pausing, this.log);
+				AutoCloseable following = tail.follow(topic, heard)) {
+			await().atMost(TIMEOUT).until(() -> heard.start.get() != null);
+			Set<ObjectName> metrics = tailFetchMetrics();
+			metrics.removeAll(before);
+			ObjectName fetchTotal = metrics.iterator().next();
+			double fetchesBefore = fetches(fetchTotal);
+			for (int i = 0; i < 100; i++) {
+				this.log.append(topic, List.of(event("{\"n\":" + i + "}"))).block(TIMEOUT);
+			}
+			await().atMost(TIMEOUT).until(() -> heard.events.size() == 100);
+			// One fetch per event without the pause; with it, two per pause at most.
+			assertThat(fetches(fetchTotal) - fetchesBefore).isLessThan(50);
+			// Another node's event still comes, with the next fetch.
+			this.otherNode.append(topic, List.of(event("\"other\""))).block(TIMEOUT);
+			await().atMost(TIMEOUT).until(() -> heard.events.size() == 101);
+			assertThat(heard.threads.get(100)).isEqualTo("streamgate-event-tail");
+		}
+	}
+
+	private static Set<ObjectName> tailFetchMetrics() throws Exception {
+		return ManagementFactory.getPlatformMBeanServer()
+			.queryNames(
+					new ObjectName("kafka.consumer:type=consumer-fetch-manager-metrics,client-id=streamgate-tail-*"),
+					null);
+	}
+
+	private static double fetches(ObjectName metrics) throws Exception {
+		return ((Number) ManagementFactory.getPlatformMBeanServer().getAttribute(metrics, "fetch-total")).doubleValue();
 	}
 
 	private static List<String> describe(List<Event> events) {

@@ -85,8 +85,9 @@ class PublicationSendersTests {
 		// The shortest write timeout a producer takes (delivery.timeout.ms >=
 		// request.timeout.ms).
 		Duration writeTimeout = Duration.ofSeconds(2);
-		KafkaClients clients = new KafkaClients("127.0.0.1:9", Map.of(), new StreamgateKafkaProperties("test.", 3,
-				Duration.ofDays(7), writeTimeout, Duration.ofSeconds(10), Duration.ofSeconds(6), LINGER));
+		KafkaClients clients = new KafkaClients("127.0.0.1:9", Map.of(),
+				new StreamgateKafkaProperties("test.", 3, Duration.ofDays(7), writeTimeout, Duration.ofSeconds(10),
+						Duration.ofSeconds(6), LINGER, Duration.ZERO));
 		try (PublicationSenders made = clients.publicationSenders("unconnected")) {
 			ProducerRecord<String, byte[]> record = new ProducerRecord<>("nowhere", 0, "id", new byte[] { 1 });
 			AtomicReference<Throwable> failure = new AtomicReference<>();
