@@ -22,6 +22,9 @@
 // the publisher posts each event there as a form with a publisher JWT signed with -jwt-key
 // (HS256), and -pid names the hub's process. Topics are not created (a Mercure topic exists
 // once named); -channel, -per-client and -filters do not apply.
+//
+// -slow FILE writes each measured delivery slower than -slow-over (10ms) as a line
+// "<sentAt µs> <latency µs>", to line the slow ones up with the gateway's GC log or a profile.
 package main
 
 import (
@@ -137,7 +140,19 @@ func main() {
 	filterKind := flag.String("filter-kind", "pass", "pass (every filter passes every event) or split (filter k passes bucket k)")
 	hub := flag.String("hub", "streamgate", "streamgate, or mercure for a Mercure hub at -url")
 	jwtKey := flag.String("jwt-key", "", "with -hub mercure: the hub's publisher JWT key (HS256)")
+	slowFile := flag.String("slow", "", "write the measured deliveries slower than -slow-over to this file")
+	slowOver := flag.Duration("slow-over", 10*time.Millisecond, "with -slow: the latency from which a delivery is written")
 	flag.Parse()
+	if *slowFile != "" {
+		file, err := os.Create(*slowFile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "slow:", err)
+			os.Exit(2)
+		}
+		defer file.Close()
+		slow = &slowLog{file: bufio.NewWriter(file), over: slowOver.Microseconds()}
+		defer slow.flush()
+	}
 	mercure := *hub == "mercure"
 	if mercure && (*channel != "sse" || *perClient != 1 || *filters != 0 || *create) {
 		fmt.Fprintln(os.Stderr, "-hub mercure takes SSE clients with one topic each, no filters, no -create")
@@ -401,8 +416,33 @@ func stamped(data []byte, now int64, hist *histogram, delivered *int64, measurin
 	if err == nil && measuring.holds(sent) {
 		atomic.AddInt64(delivered, 1)
 		hist.record(now - sent)
+		slow.record(sent, now-sent)
 	}
 	return true
+}
+
+// slowLog keeps the slow deliveries when -slow asks for them; nil otherwise.
+type slowLog struct {
+	mu   sync.Mutex
+	file *bufio.Writer
+	over int64
+}
+
+var slow *slowLog
+
+func (l *slowLog) record(sent, latency int64) {
+	if l == nil || latency < l.over {
+		return
+	}
+	l.mu.Lock()
+	fmt.Fprintf(l.file, "%d %d\n", sent, latency)
+	l.mu.Unlock()
+}
+
+func (l *slowLog) flush() {
+	l.mu.Lock()
+	l.file.Flush()
+	l.mu.Unlock()
 }
 
 // subscribeWS opens one WebSocket and subscribes to each topic on it; every event message
