@@ -32,6 +32,12 @@ final class DeliveryOrder<T> {
 	/** Acknowledged records kept per partition while waiting for a gap to close. */
 	static final int EARLY_MAX = 1024;
 
+	/**
+	 * Records delivered ahead of a partition's fetch, at most: beyond, acknowledgements
+	 * wait for the fetch to catch up (a stalled fetch must not grow them for ever).
+	 */
+	static final int AHEAD_MAX = 64 * 1024;
+
 	private final Map<TopicPartition, Sequence<T>> sequences = new HashMap<>();
 
 	private final Consumer<T> deliver;
@@ -111,8 +117,8 @@ final class DeliveryOrder<T> {
 			// not read here, not known where reading starts, or fetched already
 			return false;
 		}
-		if (offset > sequence.next) {
-			if (sequence.early.size() < EARLY_MAX) {
+		if (offset > sequence.next || sequence.ahead.size() >= AHEAD_MAX) {
+			if (offset > sequence.next && sequence.early.size() < EARLY_MAX) {
 				sequence.early.put(offset, item);
 			}
 			return true;
@@ -126,7 +132,8 @@ final class DeliveryOrder<T> {
 
 	private void drain(Sequence<T> sequence) {
 		Map.Entry<Long, T> first;
-		while ((first = sequence.early.firstEntry()) != null && first.getKey() == sequence.next) {
+		while ((first = sequence.early.firstEntry()) != null && first.getKey() == sequence.next
+				&& sequence.ahead.size() < AHEAD_MAX) {
 			sequence.early.pollFirstEntry();
 			this.deliver.accept(first.getValue());
 			sequence.ahead.addLast(first.getKey());

@@ -95,6 +95,23 @@ class DeliveryOrderTests {
 	}
 
 	@Test
+	void deliveriesAheadOfAFetchThatStallsAreBoundedAndTheFetchCatchesUp() {
+		this.order.start(PARTITION, 0);
+		int max = DeliveryOrder.AHEAD_MAX;
+		for (int offset = 0; offset < max + 2; offset++) {
+			this.order.acknowledged(PARTITION, offset, "ack-" + offset);
+		}
+		assertThat(this.delivered).hasSize(max);
+		for (int offset = 0; offset < max + 2; offset++) {
+			this.order.fetched(PARTITION, offset, "fetch-" + offset);
+		}
+		// the one refused waits for the fetch; the next, kept behind it, goes with it
+		assertThat(this.delivered).hasSize(max + 2).endsWith("fetch-" + max, "ack-" + (max + 1));
+		this.order.acknowledged(PARTITION, max + 2, "ack-" + (max + 2));
+		assertThat(this.delivered).last().isEqualTo("ack-" + (max + 2));
+	}
+
+	@Test
 	void acknowledgementsWaitingForAGapAreBounded() {
 		this.order.start(PARTITION, 0);
 		for (int offset = 1; offset <= DeliveryOrder.EARLY_MAX + 10; offset++) {
