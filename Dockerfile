@@ -33,5 +33,6 @@ COPY --from=build /layers/snapshot-dependencies/ ./
 COPY --from=build /layers/application/ ./
 USER 10001:10001
 EXPOSE 8080
-ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75"
+# The options of gateway/jvm.options, in JAVA_TOOL_OPTIONS so that the chart's javaOpts can replace them.
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:MaxTenuringThreshold=2"
 ENTRYPOINT ["java", "org.springframework.boot.loader.launch.JarLauncher"]

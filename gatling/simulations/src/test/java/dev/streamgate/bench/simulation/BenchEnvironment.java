@@ -17,11 +17,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What a simulation measures, started for it: the gateway jar in its own JVM (standalone,
- * embedded Kafka with fresh data, security off, loopback egress allowed, no per-client
- * stream limit since every subscriber comes from one address) and optionally NGINX in
- * front of it with {@code deploy/nginx/nginx.conf}. With {@code gateway.url} set, a
- * running gateway is used instead (its {@code gateway.pid}, if given, is measured).
+ * What a simulation measures, started for it: the gateway jar in its own JVM (the options
+ * of {@code gateway/jvm.options}, standalone, embedded Kafka with fresh data, security
+ * off, loopback egress allowed, no per-client stream limit since every subscriber comes
+ * from one address) and optionally NGINX in front of it with
+ * {@code deploy/nginx/nginx.conf}. With {@code gateway.url} set, a running gateway is
+ * used instead (its {@code gateway.pid}, if given, is measured).
  * <p>
  * Knobs: {@code gateway.url}, {@code gateway.pid}, {@code gateway.jar}
  * ({@code gateway/target/streamgate.jar}), {@code gateway.java-opts},
@@ -111,6 +112,9 @@ final class BenchEnvironment implements AutoCloseable {
 		}
 		List<String> command = new ArrayList<>();
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		// The options the gateway runs with (gateway/jvm.options); the knob's come after
+		// and win.
+		command.add("@" + ROOT.resolve("gateway/jvm.options"));
 		command.addAll(words(Knobs.text("gateway.java-opts", "")));
 		command.addAll(List.of("-jar", jar, "--server.port=" + this.gatewayPort, "--streamgate.embedded-kafka.port=0",
 				"--streamgate.embedded-kafka.data-dir=" + this.work.resolve("kafka"),
