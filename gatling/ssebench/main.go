@@ -40,6 +40,7 @@ import (
 	neturl "net/url"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -76,8 +77,12 @@ type result struct {
 	IdleCPU       float64 `json:"idleGatewayCpuPercent,omitempty"`
 	IdleRSSMiB    float64 `json:"idleGatewayRssMiB,omitempty"`
 	HeapMiB       float64 `json:"gatewayHeapAfterGcMiB,omitempty"`
-	Filters       int     `json:"filters,omitempty"`
-	FilterKind    string  `json:"filterKind,omitempty"`
+	// The gateway's CPU by thread group (the thread's name without its number), in cores,
+	// over the measured window and over the idle window: which threads a change moved.
+	ThreadCores     map[string]float64 `json:"gatewayThreadCores,omitempty"`
+	IdleThreadCores map[string]float64 `json:"idleGatewayThreadCores,omitempty"`
+	Filters         int                `json:"filters,omitempty"`
+	FilterKind      string             `json:"filterKind,omitempty"`
 }
 
 // A fixed-bucket latency histogram: 10 µs buckets up to 10 s, exact enough for p99.
@@ -210,13 +215,15 @@ func main() {
 	}
 	ready.Wait()
 	var idleCPU, idleRSS float64
+	var idleThreads map[string]float64
 	if *idle > 0 {
 		time.Sleep(*settle)
 		// Marks the window on standard error, for a profiler attached by hand.
 		fmt.Fprintln(os.Stderr, "idle window:", *idle)
-		before := cpuTicks(*pid)
+		before, threadsBefore := cpuTicks(*pid), threadTicks(*pid)
 		time.Sleep(*idle)
 		idleCPU = float64(cpuTicks(*pid)-before) / 100 / idle.Seconds() * 100
+		idleThreads = threadCores(threadsBefore, threadTicks(*pid), idle.Seconds())
 		idleRSS = rssMiB(*pid)
 	}
 
@@ -266,7 +273,7 @@ func main() {
 		go publish()
 	}
 	measuring.open(time.Now().UnixMicro())
-	cpuStart := cpuTicks(*pid)
+	cpuStart, threadsStart := cpuTicks(*pid), threadTicks(*pid)
 	selfStart := cpuTicks(os.Getpid())
 	start := time.Now()
 	end = start.Add(*duration)
@@ -291,7 +298,7 @@ func main() {
 	}
 	elapsed := time.Since(start).Seconds()
 	measuring.close(time.Now().UnixMicro())
-	cpuEnd := cpuTicks(*pid)
+	cpuEnd, threadsEnd := cpuTicks(*pid), threadTicks(*pid)
 	selfEnd := cpuTicks(os.Getpid())
 	time.Sleep(2 * time.Second) // let the last events arrive
 
@@ -320,6 +327,7 @@ func main() {
 		r.MaxRSSMiB = rssMax
 	}
 	r.CreateSecs, r.IdleCPU, r.IdleRSSMiB = createSecs, idleCPU, idleRSS
+	r.ThreadCores, r.IdleThreadCores = threadCores(threadsStart, threadsEnd, elapsed), idleThreads
 	if *heap {
 		r.HeapMiB = heapAfterGC(*pid)
 	}
@@ -490,10 +498,69 @@ func cpuTicks(pid int) int64 {
 	if err != nil {
 		return 0
 	}
-	fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+2:]))
+	return statTicks(data)
+}
+
+// statTicks is the user and system CPU ticks of a /proc stat line (a process's or a thread's).
+func statTicks(stat []byte) int64 {
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+2:]))
 	utime, _ := strconv.ParseInt(fields[11], 10, 64)
 	stime, _ := strconv.ParseInt(fields[12], 10, 64)
 	return utime + stime
+}
+
+// threadTick is one thread's CPU so far.
+type threadTick struct {
+	group string
+	ticks int64
+}
+
+// trailingNumber is what tells a group's threads apart: reactor-http-epoll-3, GC Thread#1.
+var trailingNumber = regexp.MustCompile(`[-#_ ]?[0-9]+$`)
+
+// threadTicks reads the CPU ticks of each of the process's threads, by thread id, with the
+// group the thread's name (as Linux keeps it: its first 15 characters) puts it in.
+func threadTicks(pid int) map[string]threadTick {
+	if pid <= 0 {
+		return nil
+	}
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil {
+		return nil
+	}
+	ticks := make(map[string]threadTick, len(tasks))
+	for _, task := range tasks {
+		comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/comm", pid, task.Name()))
+		if err != nil {
+			continue // the thread ended
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, task.Name()))
+		if err != nil {
+			continue
+		}
+		group := trailingNumber.ReplaceAllString(strings.TrimSpace(string(comm)), "")
+		ticks[task.Name()] = threadTick{group, statTicks(stat)}
+	}
+	return ticks
+}
+
+// threadCores is each group's CPU between two readings, in cores; a thread that started in
+// between counts from zero, one that ended is not counted. Groups under 0.001 core are left out.
+func threadCores(before, after map[string]threadTick, seconds float64) map[string]float64 {
+	if len(after) == 0 || seconds <= 0 {
+		return nil
+	}
+	sums := map[string]int64{}
+	for tid, now := range after {
+		sums[now.group] += now.ticks - before[tid].ticks
+	}
+	cores := map[string]float64{}
+	for group, ticks := range sums {
+		if c := float64(ticks) / 100 / seconds; c >= 0.001 {
+			cores[group] = math.Round(c*1000) / 1000
+		}
+	}
+	return cores
 }
 
 func rssMiB(pid int) float64 {
