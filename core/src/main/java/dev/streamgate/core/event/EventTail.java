@@ -14,7 +14,8 @@ public interface EventTail {
 	 * @param listener called first once with the starting position, then with each new
 	 * event, in order on each partition, never twice at once: from the tail's thread, or
 	 * for an event this node wrote from the thread that received Kafka's acknowledgement
-	 * @return stops following when closed
+	 * @return stops following when closed; the tail may hear of the stop later, on its
+	 * own thread, and until then an event may still reach the listener
 	 */
 	AutoCloseable follow(Topic topic, Listener listener);
 

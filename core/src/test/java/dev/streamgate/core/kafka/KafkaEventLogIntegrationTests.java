@@ -285,12 +285,25 @@ class KafkaEventLogIntegrationTests {
 			this.log.append(beta, List.of(event("\"b1\""))).block(TIMEOUT);
 			await().atMost(TIMEOUT).until(() -> alphaEvents.size() == 1 && betaEvents.size() == 1);
 			// Stopping one topic leaves the shared partition assigned for the other.
+			// The tail hears of a stop on its own thread: an event of this node that
+			// Kafka acknowledges before then may still reach the stopped listener
+			// (TopicFollower keeps nothing after its end), none after.
 			alphaFollowing.close();
 			this.log.append(alpha, List.of(event("\"a2\""))).block(TIMEOUT);
 			this.log.append(beta, List.of(event("\"b2\""))).block(TIMEOUT);
 			await().atMost(TIMEOUT).until(() -> betaEvents.size() == 2);
-			assertThat(data(alphaEvents)).containsExactly("\"a1\"");
-			assertThat(data(betaEvents)).containsExactly("\"b1\"", "\"b2\"");
+			// The tail runs its commands in order: a follow asked after the stop has
+			// started only once the stop is done.
+			AtomicReference<Cursor> laterStart = new AtomicReference<>();
+			try (AutoCloseable later = tail.follow(sharedTopic("tail-gamma", 1000),
+					listener(laterStart, new CopyOnWriteArrayList<>()))) {
+				await().atMost(TIMEOUT).until(() -> laterStart.get() != null);
+				this.log.append(alpha, List.of(event("\"a3\""))).block(TIMEOUT);
+				this.log.append(beta, List.of(event("\"b3\""))).block(TIMEOUT);
+				await().atMost(TIMEOUT).until(() -> betaEvents.size() == 3);
+			}
+			assertThat(data(alphaEvents)).isIn(List.of("\"a1\""), List.of("\"a1\"", "\"a2\""));
+			assertThat(data(betaEvents)).containsExactly("\"b1\"", "\"b2\"", "\"b3\"");
 			assertThat(betaEvents).allSatisfy((event) -> assertThat(event.partition()).isZero());
 		}
 	}
