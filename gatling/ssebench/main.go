@@ -519,7 +519,8 @@ type threadTick struct {
 var trailingNumber = regexp.MustCompile(`[-#_ ]?[0-9]+$`)
 
 // threadTicks reads the CPU ticks of each of the process's threads, by thread id, with the
-// group the thread's name (as Linux keeps it: its first 15 characters) puts it in.
+// group the thread's name (as Linux keeps it in the stat line: its first 15 characters, in
+// parentheses) puts it in.
 func threadTicks(pid int) map[string]threadTick {
 	if pid <= 0 {
 		return nil
@@ -530,16 +531,12 @@ func threadTicks(pid int) map[string]threadTick {
 	}
 	ticks := make(map[string]threadTick, len(tasks))
 	for _, task := range tasks {
-		comm, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/comm", pid, task.Name()))
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, task.Name()))
 		if err != nil {
 			continue // the thread ended
 		}
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, task.Name()))
-		if err != nil {
-			continue
-		}
-		group := trailingNumber.ReplaceAllString(strings.TrimSpace(string(comm)), "")
-		ticks[task.Name()] = threadTick{group, statTicks(stat)}
+		name := stat[bytes.IndexByte(stat, '(')+1 : bytes.LastIndexByte(stat, ')')]
+		ticks[task.Name()] = threadTick{trailingNumber.ReplaceAllString(string(name), ""), statTicks(stat)}
 	}
 	return ticks
 }

@@ -206,9 +206,8 @@ class KafkaEventLogIntegrationTests {
 				}
 				await().atMost(TIMEOUT).until(() -> first.size() == 6 && second.size() == 3);
 			}
-			// The tail hears of a stop on its own thread, and runs its commands in order:
-			// a
-			// follow asked after the stop has started only once the stop is done.
+			// The tail hears of a stop on its own thread and runs its commands in
+			// order: a follow asked after the stop starts once the stop is done.
 			List<Event> third = new CopyOnWriteArrayList<>();
 			AtomicReference<Cursor> thirdStart = new AtomicReference<>();
 			try (AutoCloseable three = tail.follow(topic, listener(thirdStart, third))) {
