@@ -21,6 +21,9 @@ class TwoInstancesIntegrationTests {
 
 	private static final Duration WITHIN_A_SECOND = Duration.ofSeconds(1);
 
+	/** Keys published on one node and retried at once on the other. */
+	private static final int KEYS = 20;
+
 	@Test
 	void twoGatewaysOnOneKafkaSeeEachOthersWritesWithinASecond(CapturedOutput output) {
 		String prefix = TestKafka.uniquePrefix();
@@ -81,13 +84,19 @@ class TwoInstancesIntegrationTests {
 				.exchange()
 				.expectStatus()
 				.isCreated();
-			first = keyedPublish(a, "k1", false);
-			String retried = keyedPublish(b, "k1", true);
-			assertThat(retried).isEqualTo(first);
+			// A retry on another node right after the first answer: that node reads the
+			// answers to their end before it trusts its memory (a CI run once published
+			// such a retry twice, the first answer not yet read there).
+			first = keyedPublish(a, "k0", false);
+			assertThat(keyedPublish(b, "k0", true)).isEqualTo(first);
+			for (int i = 1; i < KEYS; i++) {
+				String answer = keyedPublish(a, "k" + i, false);
+				assertThat(keyedPublish(b, "k" + i, true)).as("k" + i).isEqualTo(answer);
+			}
 			b.client()
 				.post()
 				.uri("/api/v1/publish/keyed")
-				.header("Idempotency-Key", "k1")
+				.header("Idempotency-Key", "k0")
 				.contentType(MediaType.APPLICATION_JSON)
 				.bodyValue("{\"another\":true}")
 				.exchange()
@@ -107,7 +116,7 @@ class TwoInstancesIntegrationTests {
 					.returnResult(String.class)
 					.getStatus()
 					.value() != 503);
-			String afterRestart = keyedPublish(restarted, "k1", true);
+			String afterRestart = keyedPublish(restarted, "k0", true);
 			assertThat(afterRestart).isEqualTo(first);
 			restarted.client()
 				.get()
@@ -116,8 +125,9 @@ class TwoInstancesIntegrationTests {
 				.expectStatus()
 				.isOk()
 				.expectBody()
+				// One event per key, and the probe's.
 				.jsonPath("$.events.retained")
-				.isEqualTo(2);
+				.isEqualTo(KEYS + 1);
 		}
 	}
 

@@ -28,6 +28,14 @@ public interface IdempotencyStore {
 	boolean isCaughtUp();
 
 	/**
+	 * Waits until this node knows every answer stored, on any node, before the call: a
+	 * key it then does not know was not answered before the call.
+	 * @return completes once read; fails with {@code kafka-unavailable} when Kafka does
+	 * not answer in time
+	 */
+	Mono<Void> readToEnd();
+
+	/**
 	 * Remembers the answer to a key.
 	 * @param topicId the topic
 	 * @param key the Idempotency-Key

@@ -12,16 +12,21 @@ import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
 import reactor.kafka.sender.KafkaSender;
@@ -77,6 +82,8 @@ final class KafkaConfigLog implements AutoCloseable {
 	private volatile boolean caughtUp;
 
 	private volatile KafkaConsumer<String, byte[]> consumer;
+
+	private volatile List<TopicPartition> partitions;
 
 	KafkaConfigLog(String topic, KafkaClients clients, KafkaSender<String, byte[]> sender, Consumer<Entry> applier) {
 		this(topic, clients, clients.followerConsumer(topic), sender, applier);
@@ -160,6 +167,36 @@ final class KafkaConfigLog implements AutoCloseable {
 			.onErrorMap((ex) -> !(ex instanceof StreamgateException), StreamgateException::kafkaUnavailable);
 	}
 
+	/**
+	 * Completes once this node has read every record that Kafka had acknowledged when it
+	 * was called, whichever node wrote it: the log's end offsets are asked then, and the
+	 * reader is awaited past them. A node that must not miss another node's write a
+	 * moment ago (an Idempotency-Key answered elsewhere) asks this before it trusts its
+	 * memory.
+	 * @param admin the client that asks the end offsets
+	 * @return completes once read; fails with {@code kafka-unavailable} when Kafka does
+	 * not answer in time or the reader has not started
+	 */
+	Mono<Void> readToEnd(Admin admin) {
+		return Mono.defer(() -> {
+			List<TopicPartition> assigned = this.partitions;
+			if (assigned == null) {
+				return Mono.error(new KafkaException("The reader of " + this.topic + " has not started"));
+			}
+			Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+			assigned.forEach((partition) -> latest.put(partition, OffsetSpec.latest()));
+			// The reader is read_committed: its end is the last stable offset.
+			return KafkaEventLog
+				.call(() -> admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all())
+				.flatMapMany((ends) -> Flux.fromIterable(ends.entrySet()))
+				.filter((end) -> end.getValue().offset() > 0)
+				.flatMap((end) -> awaitRead(end.getKey().partition(), end.getValue().offset() - 1))
+				.then();
+		})
+			.timeout(this.writeTimeout.plusSeconds(2))
+			.onErrorMap((ex) -> !(ex instanceof StreamgateException), StreamgateException::kafkaUnavailable);
+	}
+
 	private Mono<Void> awaitRead(int partition, long offset) {
 		return Mono.create((sink) -> {
 			Waiter waiter = new Waiter(partition, offset, sink);
@@ -185,6 +222,7 @@ final class KafkaConfigLog implements AutoCloseable {
 		try {
 			this.consumer = kafkaConsumer;
 			List<TopicPartition> partitions = assign(kafkaConsumer);
+			this.partitions = partitions;
 			Map<TopicPartition, Long> target = endOffsets(kafkaConsumer, partitions);
 			long applied = 0;
 			while (this.running) {

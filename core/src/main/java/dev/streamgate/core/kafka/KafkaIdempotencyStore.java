@@ -9,6 +9,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import jakarta.json.JsonObject;
+import org.apache.kafka.clients.admin.Admin;
 import reactor.core.publisher.Mono;
 import reactor.kafka.sender.KafkaSender;
 
@@ -30,6 +31,8 @@ public final class KafkaIdempotencyStore implements IdempotencyStore, AutoClosea
 	private final KafkaConfigLog log;
 
 	private final KafkaSender<String, byte[]> sender;
+
+	private final Admin admin;
 
 	private final Cache<String, Answer> answers;
 
@@ -55,6 +58,8 @@ public final class KafkaIdempotencyStore implements IdempotencyStore, AutoClosea
 			}
 		}).build();
 		this.sender = clients.sender("idempotency");
+		// Asks the log's end when a key is not known here (see readToEnd()).
+		this.admin = clients.admin();
 		this.log = new KafkaConfigLog(clients.properties().topicPrefix() + ConfigTopics.IDEMPOTENCY, clients,
 				this.sender, this::apply);
 	}
@@ -95,6 +100,11 @@ public final class KafkaIdempotencyStore implements IdempotencyStore, AutoClosea
 	}
 
 	@Override
+	public Mono<Void> readToEnd() {
+		return this.log.readToEnd(this.admin);
+	}
+
+	@Override
 	public Mono<Void> save(String topicId, String key, Answer answer) {
 		JsonObject value = JsonPatches.json()
 			.createObjectBuilder()
@@ -113,6 +123,7 @@ public final class KafkaIdempotencyStore implements IdempotencyStore, AutoClosea
 	public void close() {
 		this.log.close();
 		this.sender.close();
+		this.admin.close(Duration.ofSeconds(1));
 	}
 
 }

@@ -31,6 +31,12 @@ import dev.streamgate.core.problem.StreamgateException;
  * ({@link IdempotencyStore}). Concurrent retries on one node share the first attempt; a
  * failed attempt is forgotten so that a retry can succeed.
  * <p>
+ * A node learns another node's answers by reading them from Kafka, a few milliseconds
+ * after they were stored; so before it publishes under a key it does not know, it reads
+ * them to their current end. A retry sent after the first answer came back therefore
+ * finds that answer on any node; two first attempts sent at the same moment to two nodes
+ * may both publish (at least once).
+ * <p>
  * The answer is stored after Kafka acknowledged the publication: a node that dies between
  * the two leaves the key unknown, and a retry publishes again (at least once, as without
  * a key).
@@ -76,12 +82,42 @@ class IdempotencyKeys {
 				.withRetryAfter(Duration.ofSeconds(1));
 		}
 		byte[] digest = sha256(body);
+		Optional<Mono<Answer>> known = known(topicId, key, digest);
+		if (known.isPresent()) {
+			return known.get();
+		}
+		// Another node may have answered a moment ago, its answer not read here yet: read
+		// the answers to their current end before publishing.
+		return this.store.readToEnd()
+			.then(Mono
+				.defer(() -> known(topicId, key, digest).orElseGet(() -> firstAttempt(topicId, key, digest, publish))));
+	}
+
+	/**
+	 * The answer this node knows for a key: stored, or being given by an attempt in
+	 * flight here.
+	 */
+	private Optional<Mono<Answer>> known(String topicId, String key, byte[] digest) {
 		Optional<IdempotencyStore.Answer> stored = this.store.get(topicId, key);
 		if (stored.isPresent()) {
 			checkSameRequest(stored.get().digest(), digest, key);
-			return Mono.just(new Answer(decode(stored.get().body()), true));
+			return Optional.of(Mono.just(new Answer(decode(stored.get().body()), true)));
 		}
-		String cacheKey = topicId + '\n' + key;
+		Entry entry = this.inFlight.getIfPresent(cacheKey(topicId, key));
+		if (entry == null) {
+			return Optional.empty();
+		}
+		checkSameRequest(entry.digest(), digest, key);
+		return Optional.of(entry.response().map((response) -> new Answer(response, true)));
+	}
+
+	/**
+	 * Publishes under a key nobody answered; a concurrent attempt on this node that got
+	 * here first is shared instead.
+	 */
+	private Mono<Answer> firstAttempt(String topicId, String key, byte[] digest,
+			Supplier<Mono<PublishResponse>> publish) {
+		String cacheKey = cacheKey(topicId, key);
 		Entry fresh = new Entry(digest,
 				Mono.defer(publish)
 					.flatMap((response) -> remember(topicId, key, digest, response))
@@ -93,6 +129,10 @@ class IdempotencyKeys {
 		}
 		checkSameRequest(entry.digest(), digest, key);
 		return entry.response().map((response) -> new Answer(response, true));
+	}
+
+	private static String cacheKey(String topicId, String key) {
+		return topicId + '\n' + key;
 	}
 
 	/**
