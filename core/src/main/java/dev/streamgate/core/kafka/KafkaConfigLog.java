@@ -75,13 +75,9 @@ final class KafkaConfigLog implements AutoCloseable {
 
 	private final ConcurrentLinkedQueue<Waiter> waiters = new ConcurrentLinkedQueue<>();
 
-	private final Thread thread;
-
-	private volatile boolean running = true;
+	private final ConsumerThread thread;
 
 	private volatile boolean caughtUp;
-
-	private volatile KafkaConsumer<String, byte[]> consumer;
 
 	private volatile List<TopicPartition> partitions;
 
@@ -105,8 +101,7 @@ final class KafkaConfigLog implements AutoCloseable {
 		this.sender = sender;
 		this.applier = applier;
 		this.writeTimeout = clients.properties().writeTimeout();
-		this.thread = new Thread(this::run, "streamgate-log-" + topic);
-		this.thread.setDaemon(true);
+		this.thread = new ConsumerThread("streamgate-log-" + topic, this::run);
 	}
 
 	void start() {
@@ -143,12 +138,10 @@ final class KafkaConfigLog implements AutoCloseable {
 	Mono<Long> write(String key, byte[] value) {
 		SenderRecord<String, byte[], String> record = SenderRecord.create(new ProducerRecord<>(this.topic, key, value),
 				key);
-		return this.sender.send(Mono.just(record))
+		return bounded(this.sender.send(Mono.just(record))
 			.next()
 			.flatMap((result) -> awaitRead(result.recordMetadata().partition(), result.recordMetadata().offset())
-				.thenReturn(result.recordMetadata().offset()))
-			.timeout(this.writeTimeout.plusSeconds(2))
-			.onErrorMap((ex) -> !(ex instanceof StreamgateException), StreamgateException::kafkaUnavailable);
+				.thenReturn(result.recordMetadata().offset())));
 	}
 
 	/**
@@ -161,10 +154,7 @@ final class KafkaConfigLog implements AutoCloseable {
 	Mono<Void> append(String key, byte[] value) {
 		SenderRecord<String, byte[], String> record = SenderRecord.create(new ProducerRecord<>(this.topic, key, value),
 				key);
-		return this.sender.send(Mono.just(record))
-			.then()
-			.timeout(this.writeTimeout.plusSeconds(2))
-			.onErrorMap((ex) -> !(ex instanceof StreamgateException), StreamgateException::kafkaUnavailable);
+		return bounded(this.sender.send(Mono.just(record)).then());
 	}
 
 	/**
@@ -178,7 +168,7 @@ final class KafkaConfigLog implements AutoCloseable {
 	 * not answer in time or the reader has not started
 	 */
 	Mono<Void> readToEnd(Admin admin) {
-		return Mono.defer(() -> {
+		return bounded(Mono.defer(() -> {
 			List<TopicPartition> assigned = this.partitions;
 			if (assigned == null) {
 				return Mono.error(new KafkaException("The reader of " + this.topic + " has not started"));
@@ -192,8 +182,15 @@ final class KafkaConfigLog implements AutoCloseable {
 				.filter((end) -> end.getValue().offset() > 0)
 				.flatMap((end) -> awaitRead(end.getKey().partition(), end.getValue().offset() - 1))
 				.then();
-		})
-			.timeout(this.writeTimeout.plusSeconds(2))
+		}));
+	}
+
+	/**
+	 * A call to Kafka given the write timeout (and two seconds for the reader), its
+	 * failures answered as {@code kafka-unavailable}.
+	 */
+	private <T> Mono<T> bounded(Mono<T> call) {
+		return call.timeout(this.writeTimeout.plusSeconds(2))
 			.onErrorMap((ex) -> !(ex instanceof StreamgateException), StreamgateException::kafkaUnavailable);
 	}
 
@@ -217,15 +214,14 @@ final class KafkaConfigLog implements AutoCloseable {
 	}
 
 	private void run() {
-		KafkaConsumer<String, byte[]> kafkaConsumer = new KafkaConsumer<>(this.consumerConfig, new StringDeserializer(),
-				new ByteArrayDeserializer());
+		KafkaConsumer<String, byte[]> kafkaConsumer = this.thread
+			.polls(new KafkaConsumer<>(this.consumerConfig, new StringDeserializer(), new ByteArrayDeserializer()));
 		try {
-			this.consumer = kafkaConsumer;
 			List<TopicPartition> partitions = assign(kafkaConsumer);
 			this.partitions = partitions;
 			Map<TopicPartition, Long> target = endOffsets(kafkaConsumer, partitions);
 			long applied = 0;
-			while (this.running) {
+			while (this.thread.running()) {
 				for (ConsumerRecord<String, byte[]> record : kafkaConsumer.poll(this.caughtUp ? POLL : CATCH_UP_POLL)) {
 					apply(record);
 					applied++;
@@ -242,7 +238,7 @@ final class KafkaConfigLog implements AutoCloseable {
 			// close() asked the loop to stop
 		}
 		catch (RuntimeException ex) {
-			if (this.running) {
+			if (this.thread.running()) {
 				logger.error("Reader of " + this.topic + " stopped", ex);
 			}
 		}
@@ -314,17 +310,7 @@ final class KafkaConfigLog implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.running = false;
-		KafkaConsumer<String, byte[]> current = this.consumer;
-		if (current != null) {
-			current.wakeup();
-		}
-		try {
-			this.thread.join(Duration.ofSeconds(10).toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+		this.thread.stop();
 		this.waiters.forEach((waiter) -> waiter.sink().error(new KafkaException("Shutting down")));
 	}
 

@@ -100,9 +100,10 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 
 	private volatile KafkaConsumer<String, byte[]> consumer;
 
-	private volatile boolean running = true;
+	private volatile ConsumerThread thread;
 
-	private Thread thread;
+	/** Guarded by this: no thread starts once closed. */
+	private boolean closed;
 
 	private volatile long polledAt = System.nanoTime();
 
@@ -122,10 +123,10 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 
 	@Override
 	public synchronized AutoCloseable follow(Topic topic, Listener listener) {
-		if (this.thread == null) {
-			this.thread = new Thread(this::run, "streamgate-event-tail");
-			this.thread.setDaemon(true);
-			this.thread.start();
+		if (this.thread == null && !this.closed) {
+			ConsumerThread started = new ConsumerThread("streamgate-event-tail", this::run);
+			this.thread = started;
+			started.start();
 		}
 		Following following = new Following(this.eventLog.route(topic), this.eventLog.partitions(topic), listener,
 				System.nanoTime());
@@ -138,7 +139,7 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 
 	private void submit(Runnable command) {
 		this.commands.add(command);
-		KafkaConsumer<String, byte[]> current = this.consumer;
+		ConsumerThread current = this.thread;
 		if (current != null) {
 			current.wakeup();
 		}
@@ -262,8 +263,8 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	private void run() {
 		try (KafkaConsumer<String, byte[]> kafkaConsumer = new KafkaConsumer<>(this.clients.consumer("tail"),
 				new StringDeserializer(), new ByteArrayDeserializer())) {
-			this.consumer = kafkaConsumer;
-			while (this.running) {
+			this.consumer = this.thread.polls(kafkaConsumer);
+			while (this.thread.running()) {
 				try {
 					runCommands();
 					if (kafkaConsumer.assignment().isEmpty()) {
@@ -289,7 +290,7 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 					return;
 				}
 				catch (RuntimeException ex) {
-					if (this.running) {
+					if (this.thread.running()) {
 						logger.warn("Event tail: " + ex.getMessage());
 					}
 				}
@@ -405,14 +406,14 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 
 	@Override
 	public String describe() {
-		Thread current = this.thread;
+		ConsumerThread current = this.thread;
 		StringBuilder text = new StringBuilder("last poll ")
 			.append(Duration.ofNanos(System.nanoTime() - this.polledAt).toMillis())
 			.append(" ms ago, pending starts ")
 			.append(this.pendingNames);
 		if (current != null) {
-			text.append(", thread ").append(current.getState()).append(':');
-			for (StackTraceElement frame : current.getStackTrace()) {
+			text.append(", thread ").append(current.thread().getState()).append(':');
+			for (StackTraceElement frame : current.thread().getStackTrace()) {
 				text.append("\n\tat ").append(frame);
 			}
 		}
@@ -421,17 +422,17 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 
 	@Override
 	public void close() {
-		this.running = false;
-		submit(() -> {
-		});
-		Thread current = this.thread;
+		ConsumerThread current;
+		synchronized (this) {
+			this.closed = true;
+			current = this.thread;
+		}
 		if (current != null) {
-			try {
-				current.join(Duration.ofSeconds(10).toMillis());
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
+			current.halt();
+			// A thread with nothing assigned waits for a command, not in a poll.
+			this.commands.add(() -> {
+			});
+			current.join();
 		}
 	}
 

@@ -64,21 +64,18 @@ final class KafkaLeases implements Leases {
 
 		private final Listener listener;
 
-		private final Thread thread;
+		private final ConsumerThread thread;
 
 		private volatile Set<Integer> owned = Set.of();
 
 		private volatile int partitions = 1;
-
-		private volatile boolean running = true;
 
 		private volatile KafkaConsumer<byte[], byte[]> consumer;
 
 		KafkaMembership(String group, Listener listener) {
 			this.group = group;
 			this.listener = listener;
-			this.thread = new Thread(this::run, "streamgate-leases-" + group);
-			this.thread.setDaemon(true);
+			this.thread = new ConsumerThread("streamgate-leases-" + group, this::run);
 		}
 
 		void start() {
@@ -105,14 +102,14 @@ final class KafkaLeases implements Leases {
 			config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Math.max(500, sessionMs / 3));
 			config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
 					List.of(CooperativeStickyAssignor.class.getName()));
-			while (this.running) {
-				KafkaConsumer<byte[], byte[]> member = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
-						new ByteArrayDeserializer());
+			while (this.thread.running()) {
+				KafkaConsumer<byte[], byte[]> member = this.thread
+					.polls(new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer()));
 				this.consumer = member;
 				try {
 					this.partitions = partitionCount(member);
 					member.subscribe(List.of(KafkaLeases.this.topic), this);
-					while (this.running) {
+					while (this.thread.running()) {
 						// The topic holds no data: polling only keeps the membership
 						// alive.
 						member.poll(POLL);
@@ -122,7 +119,7 @@ final class KafkaLeases implements Leases {
 					// closing
 				}
 				catch (RuntimeException ex) {
-					if (this.running) {
+					if (this.thread.running()) {
 						logger.warn("Lease group " + this.group + ": " + ex.getMessage() + "; rejoining");
 						release(this.owned);
 						pause();
@@ -217,23 +214,13 @@ final class KafkaLeases implements Leases {
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
-				this.running = false;
+				this.thread.halt();
 			}
 		}
 
 		@Override
 		public void close() {
-			this.running = false;
-			KafkaConsumer<byte[], byte[]> current = this.consumer;
-			if (current != null) {
-				current.wakeup();
-			}
-			try {
-				this.thread.join(Duration.ofSeconds(10).toMillis());
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
+			this.thread.stop();
 		}
 
 	}
