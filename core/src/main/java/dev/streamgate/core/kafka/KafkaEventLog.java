@@ -327,10 +327,10 @@ public final class KafkaEventLog implements EventLog {
 		List<ProducerRecord<String, byte[]>> produced = records(topic, events);
 		Mono<List<EventPosition>> positions;
 		if (produced.size() == 1) {
-			// No timer of its own: a send that would wait is tried again for at most
-			// the write timeout, and the producer answers every record it took within
-			// delivery.timeout.ms, the write timeout too. A timer per publication was
-			// 1.6 % of fanout-200's CPU samples (docs/benchmarks.md).
+			// No timer here: the producer answers a record it took at once within
+			// delivery.timeout.ms, the write timeout, and PublicationSenders bounds one
+			// that had to wait. A timer per publication was 1.6 % of fanout-200's CPU
+			// samples (docs/benchmarks.md).
 			ProducerRecord<String, byte[]> record = produced.get(0);
 			positions = this.senders.send(record).map((metadata) -> {
 				this.written.accept(record, metadata);

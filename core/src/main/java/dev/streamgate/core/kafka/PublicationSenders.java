@@ -52,6 +52,8 @@ final class PublicationSenders implements AutoCloseable {
 
 	private final long retries;
 
+	private final Duration retryBound;
+
 	PublicationSenders(Producer<String, byte[]> lingering, Producer<String, byte[]> immediate, Duration linger,
 			Duration writeTimeout, LongSupplier nanoTime) {
 		this.lingering = lingering;
@@ -60,6 +62,7 @@ final class PublicationSenders implements AutoCloseable {
 		this.nanoTime = nanoTime;
 		this.previous = new AtomicLong(nanoTime.getAsLong() - this.lingerNanos);
 		this.retries = Math.max(1, writeTimeout.dividedBy(RETRY));
+		this.retryBound = writeTimeout.plusSeconds(2);
 	}
 
 	/**
@@ -88,7 +91,12 @@ final class PublicationSenders implements AutoCloseable {
 	 * @return where Kafka wrote it, once it acknowledged it
 	 */
 	Mono<RecordMetadata> send(Producer<String, byte[]> producer, ProducerRecord<String, byte[]> record) {
-		return send(producer, record, this.retries);
+		// A record the producer takes at once is answered within delivery.timeout.ms
+		// (the write timeout): no timer. One that would wait is tried again, and its
+		// tries and the answer to the record finally taken get the write timeout and
+		// two seconds in all, as every publication had before.
+		return attempt(producer, record).onErrorResume(NotReady.class,
+				(notReady) -> retried(producer, record, this.retries).timeout(this.retryBound));
 	}
 
 	/**
@@ -97,13 +105,17 @@ final class PublicationSenders implements AutoCloseable {
 	 * subscriber and concatMap, built for every publication though almost none is ever
 	 * tried again, were 0.8 % of fanout-200's CPU samples (docs/benchmarks.md).
 	 */
-	private Mono<RecordMetadata> send(Producer<String, byte[]> producer, ProducerRecord<String, byte[]> record,
+	private Mono<RecordMetadata> retried(Producer<String, byte[]> producer, ProducerRecord<String, byte[]> record,
 			long retries) {
-		return Mono.<RecordMetadata>create((sink) -> send(producer, record, sink))
-			.onErrorResume(NotReady.class,
-					(notReady) -> (retries > 0)
-							? Mono.delay(RETRY).then(Mono.defer(() -> send(producer, record, retries - 1)))
-							: Mono.error(notReady.getCause()));
+		return Mono.delay(RETRY)
+			.then(attempt(producer, record))
+			.onErrorResume(NotReady.class, (notReady) -> (retries > 1) ? retried(producer, record, retries - 1)
+					: Mono.error(notReady.getCause()));
+	}
+
+	private static Mono<RecordMetadata> attempt(Producer<String, byte[]> producer,
+			ProducerRecord<String, byte[]> record) {
+		return Mono.create((sink) -> send(producer, record, sink));
 	}
 
 	private static void send(Producer<String, byte[]> producer, ProducerRecord<String, byte[]> record,
