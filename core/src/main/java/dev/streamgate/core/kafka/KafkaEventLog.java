@@ -133,6 +133,8 @@ public final class KafkaEventLog implements EventLog {
 
 	private final ReadConsumers readers;
 
+	private final SharedScans scans;
+
 	/** Told of each single publication Kafka acknowledged (the node's event tail). */
 	private volatile BiConsumer<ProducerRecord<String, byte[]>, RecordMetadata> written = (record, metadata) -> {
 	};
@@ -152,6 +154,8 @@ public final class KafkaEventLog implements EventLog {
 		this.sharedRetention = storage.sharedRetention();
 		this.readers = new ReadConsumers(() -> new KafkaConsumer<>(clients.readConsumer("read"),
 				new StringDeserializer(), new ByteArrayDeserializer()), READERS_KEPT, READERS_IDLE, System::nanoTime);
+		this.scans = new SharedScans(this.readers, this::route, this::event, READ_POLL, this.writeTimeout,
+				Schedulers.boundedElastic());
 		// Closing a consumer that is in no group does not wait for the broker, but it is
 		// not an event loop's work either.
 		long sweep = READERS_IDLE.toMillis() / 2;
@@ -172,6 +176,7 @@ public final class KafkaEventLog implements EventLog {
 	/** Closes the consumers kept for reads. */
 	public void close() {
 		this.closingIdleReaders.dispose();
+		this.scans.close();
 		this.readers.close();
 	}
 
@@ -408,6 +413,11 @@ public final class KafkaEventLog implements EventLog {
 		String route = route(topic);
 		if (wanted.isEmpty()) {
 			return Flux.empty();
+		}
+		if (topic.shared()) {
+			// Its partition holds other topics' records: read in a pass shared with the
+			// other reads of that partition.
+			return this.scans.read(wanted.get(0), route, after.last(0) + 1, until.last(0));
 		}
 		// generate, not using: its cleanup never runs while a poll is in progress on
 		// another thread (a KafkaConsumer is single-threaded); a cancelled read closes

@@ -111,11 +111,9 @@ class KafkaEventLogIntegrationTests {
 	@Test
 	void aReadCancelledFromAnotherThreadClosesItsConsumer() throws Exception {
 		// A subscriber that leaves during a catch-up cancels from its own thread (an
-		// event
-		// loop) while the read polls on another: the consumer was closed there,
-		// concurrently
-		// (a KafkaConsumer refuses that, and was never closed) or blocking the event
-		// loop.
+		// event loop) while the read polls on another: the consumer was closed there,
+		// concurrently (a KafkaConsumer refuses that, and was never closed) or blocking
+		// the event loop.
 		Topic topic = createTopic("cancelled", 1);
 		this.log.append(topic, IntStream.range(0, 2000).mapToObj((i) -> event("{\"n\":" + i + "}")).toList())
 			.block(TIMEOUT);
@@ -277,6 +275,107 @@ class KafkaEventLogIntegrationTests {
 	}
 
 	@Test
+	void readsOfTopicsSharingAPartitionShareOnePass() throws Exception {
+		// Webhooks of many topics behind their node's memory each read their gap: read
+		// apart, every record of the partition was fetched once per reader.
+		new ConfigTopics(this.admin, this.clients, TestKafka.eventStorage()).ensure();
+		Topic first = sharedTopic("crowd", 1000);
+		List<Topic> topics = new ArrayList<>(List.of(first));
+		neighbours(first, 19).forEach((id) -> topics.add(sharedTopic(id, 1000)));
+		Cursor before = this.log.end(first).block(TIMEOUT);
+		for (int round = 0; round < 25; round++) {
+			for (Topic topic : topics) {
+				this.log.append(topic, List.of(event("\"" + topic.id() + ":" + round + "\""))).block(TIMEOUT);
+			}
+		}
+		Cursor end = this.log.end(first).block(TIMEOUT);
+		long records = end.last(0) - before.last(0);
+		// This log's consumers are made by its first reads; other tests' may be closing.
+		Set<ObjectName> others = readFetchMetrics();
+		List<Mono<List<String>>> reads = topics.stream()
+			.map((topic) -> this.log.read(topic, before, end).map((event) -> new String(event.data())).collectList())
+			.toList();
+		List<List<String>> read = Flux.mergeSequential(reads).collectList().block(TIMEOUT);
+		for (int i = 0; i < topics.size(); i++) {
+			String id = topics.get(i).id();
+			assertThat(read.get(i)).as(id)
+				.containsExactlyElementsOf(IntStream.range(0, 25).mapToObj((n) -> "\"" + id + ":" + n + "\"").toList());
+		}
+		// Twenty reads apart fetch the partition twenty times; together, once (or a
+		// few times, for reads that came after a pass had gone by).
+		long consumed = recordsConsumedByReadsExcept(others);
+		System.out
+			.println(topics.size() + " reads of a shared partition's " + records + " records fetched " + consumed);
+		assertThat(consumed).as("records fetched for %d reads of %d records", topics.size(), records)
+			.isGreaterThanOrEqualTo(records)
+			.isLessThanOrEqualTo(4 * records);
+	}
+
+	@Test
+	void aSharedReadWhoseSubscriberStopsAskingHoldsUpNoOtherAndResumesWhereItStood() {
+		new ConfigTopics(this.admin, this.clients, TestKafka.eventStorage()).ensure();
+		Topic slow = sharedTopic("dawdler", 1000);
+		Topic quick = sharedTopic(collidingWith(slow), 1000);
+		Cursor before = this.log.end(slow).block(TIMEOUT);
+		for (int n = 0; n < 300; n++) {
+			this.log.append(slow, List.of(event("{\"n\":" + n + "}"))).block(TIMEOUT);
+			this.log.append(quick, List.of(event("{\"n\":" + n + "}"))).block(TIMEOUT);
+		}
+		Cursor end = this.log.end(slow).block(TIMEOUT);
+		List<Event> slowEvents = new CopyOnWriteArrayList<>();
+		AtomicReference<org.reactivestreams.Subscription> slowSubscription = new AtomicReference<>();
+		this.log.read(slow, before, end).subscribe(new reactor.core.CoreSubscriber<Event>() {
+			@Override
+			public void onSubscribe(org.reactivestreams.Subscription subscription) {
+				slowSubscription.set(subscription);
+				subscription.request(2);
+			}
+
+			@Override
+			public void onNext(Event event) {
+				slowEvents.add(event);
+			}
+
+			@Override
+			public void onError(Throwable ex) {
+			}
+
+			@Override
+			public void onComplete() {
+			}
+		});
+		await().atMost(TIMEOUT).until(() -> slowEvents.size() == 2);
+		// The other read of the partition goes through while the first asks for nothing.
+		assertThat(this.log.read(quick, before, end).collectList().block(TIMEOUT)).hasSize(300);
+		assertThat(slowEvents).hasSize(2);
+		// Asked again, it goes on from where it stood, nothing skipped or repeated.
+		slowSubscription.get().request(Long.MAX_VALUE);
+		await().atMost(TIMEOUT).until(() -> slowEvents.size() == 300);
+		assertThat(slowEvents).extracting((event) -> new String(event.data()))
+			.containsExactlyElementsOf(IntStream.range(0, 300).mapToObj((n) -> "{\"n\":" + n + "}").toList());
+	}
+
+	@Test
+	void sharedReadsCancelledFromAnotherThreadLeaveTheirPassForTheOthers() {
+		new ConfigTopics(this.admin, this.clients, TestKafka.eventStorage()).ensure();
+		Topic topic = sharedTopic("quitter", 1000);
+		Cursor before = this.log.end(topic).block(TIMEOUT);
+		this.log.append(topic, IntStream.range(0, 2000).mapToObj((i) -> event("{\"n\":" + i + "}")).toList())
+			.block(TIMEOUT);
+		Cursor end = this.log.end(topic).block(TIMEOUT);
+		for (int i = 0; i < 10; i++) {
+			List<Event> first = this.log.read(topic, before, end)
+				.publishOn(Schedulers.parallel())
+				.take(3)
+				.collectList()
+				.block(TIMEOUT);
+			assertThat(first).extracting(Event::offset)
+				.containsExactly(before.last(0) + 1, before.last(0) + 2, before.last(0) + 3);
+		}
+		assertThat(this.log.read(topic, before, end).count().block(TIMEOUT)).isEqualTo(2000);
+	}
+
+	@Test
 	void theTailSeparatesTopicsThatShareAPartition() throws Exception {
 		new ConfigTopics(this.admin, this.clients, TestKafka.eventStorage()).ensure();
 		Topic alpha = sharedTopic("tail-alpha", 1000);
@@ -402,12 +501,35 @@ class KafkaEventLogIntegrationTests {
 
 	/** An id whose events land in the same shared partition as the given topic's. */
 	private String collidingWith(Topic topic) {
+		return neighbours(topic, 1).get(0);
+	}
+
+	/** Ids whose events land in the same shared partition as the given topic's. */
+	private List<String> neighbours(Topic topic, int count) {
 		TopicPartition partition = this.log.partitions(topic).get(0);
 		return IntStream.range(0, 10_000)
 			.mapToObj((i) -> topic.id() + "-neighbour-" + i)
 			.filter((id) -> this.log.partitions(topic.withId(id)).get(0).equals(partition))
-			.findFirst()
-			.orElseThrow();
+			.limit(count)
+			.toList();
+	}
+
+	private static Set<ObjectName> readFetchMetrics() throws Exception {
+		return ManagementFactory.getPlatformMBeanServer()
+			.queryNames(new ObjectName("kafka.consumer:type=consumer-fetch-manager-metrics,client-id=streamgate-read*"),
+					null);
+	}
+
+	/** What the open read consumers fetched, but those given. */
+	private static long recordsConsumedByReadsExcept(Set<ObjectName> others) throws Exception {
+		long total = 0;
+		for (ObjectName name : readFetchMetrics()) {
+			if (!others.contains(name)) {
+				total += ((Number) ManagementFactory.getPlatformMBeanServer()
+					.getAttribute(name, "records-consumed-total")).longValue();
+			}
+		}
+		return total;
 	}
 
 	private static List<String> data(List<Event> events) {

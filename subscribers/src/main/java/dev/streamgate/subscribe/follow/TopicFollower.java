@@ -534,8 +534,9 @@ public final class TopicFollower implements EventTail.Listener {
 				}
 				until = this.position;
 			}
-			// Behind the events in memory: read the gap from Kafka.
-			return this.log.read(this.topic, after, until).take(max).collectList();
+			// Behind the events in memory: read the gap from Kafka. The reader's work
+			// goes on elsewhere than on the thread of the read, which serves others.
+			return this.log.read(this.topic, after, until).take(max).collectList().publishOn(Schedulers.parallel());
 		}));
 	}
 
