@@ -31,11 +31,22 @@ import dev.streamgate.core.event.Event;
  * A pass starts at the oldest position asked for and goes forward until none of its reads
  * wants more. A read whose next record the pass has not reached yet joins it; one the
  * pass has gone by waits for the next pass, and while one waits nobody joins, so that a
- * pass ends. A read is handed only what its subscriber asked for: one that stops asking
- * leaves the pass where it stands and waits for the next when it asks again, so a slow
- * subscriber never holds up the others.
+ * pass ends. A read is handed about what its subscriber asked for: one that stops asking
+ * leaves the pass where it stands (once it holds {@link #OVERDRAFT_BYTES} it has not
+ * taken) and waits for the next when it asks again, so a slow subscriber never holds up
+ * the others.
  */
 final class SharedScans implements AutoCloseable {
+
+	/**
+	 * What a read may be handed beyond what its subscriber asked for, kept in its queue:
+	 * about one fetch of a partition (Kafka's default {@code max.partition.fetch.bytes}).
+	 * A subscriber whose demand comes back a moment later from another thread (a
+	 * connection's event loop) stays in the pass rather than leaving at every record and
+	 * making the next pass fetch the same records again; one that does not drain it
+	 * leaves.
+	 */
+	static final int OVERDRAFT_BYTES = 1024 * 1024;
 
 	private final ReadConsumers consumers;
 
@@ -86,6 +97,7 @@ final class SharedScans implements AutoCloseable {
 			return Flux.empty();
 		}
 		Scan scan = this.scans.computeIfAbsent(partition, Scan::new);
+		// Buffered: what is handed beyond the demand waits in the sink's queue.
 		return Flux.create((sink) -> {
 			Reader reader = new Reader(route, from, until, sink);
 			sink.onDispose(() -> scan.leave(reader));
@@ -95,6 +107,10 @@ final class SharedScans implements AutoCloseable {
 				scan.asked(reader);
 			}
 		});
+	}
+
+	private static long size(ConsumerRecord<String, byte[]> record) {
+		return (record.value() != null) ? record.value().length : 0;
 	}
 
 	/** Ends the passes: their reads fail, and later reads too. */
@@ -130,6 +146,9 @@ final class SharedScans implements AutoCloseable {
 
 		/** The offset of the next record it has not been handed nor passed. */
 		private long next;
+
+		/** Bytes handed beyond the demand since the demand was last seen positive. */
+		private long overdraft;
 
 		private State state = State.IDLE;
 
@@ -281,7 +300,14 @@ final class SharedScans implements AutoCloseable {
 						if (offset < reader.next || offset > reader.until) {
 							continue;
 						}
-						if (reader.sink.requestedFromDownstream() == 0) {
+						if (reader.sink.requestedFromDownstream() > 0) {
+							// Its queue is empty: whatever was handed beyond was taken.
+							reader.overdraft = 0;
+						}
+						else if (reader.overdraft + size(record) <= OVERDRAFT_BYTES) {
+							reader.overdraft += size(record);
+						}
+						else {
 							// Comes back at this record when it asks again.
 							deactivate(reader);
 							reader.next = offset;
