@@ -11,6 +11,7 @@ import java.util.function.Function;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InterruptException;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.FluxSink;
 import reactor.core.scheduler.Scheduler;
@@ -242,14 +243,22 @@ final class SharedScans implements AutoCloseable {
 				while (!SharedScans.this.closed) {
 					long start = nextPass();
 					if (start == -2) {
+						Thread.interrupted();
 						SharedScans.this.consumers.give(consumer);
 						return;
 					}
 					if (start >= 0) {
 						consumer.seek(this.partition, start);
 					}
-					hand(consumer.poll(SharedScans.this.poll));
-					passed(consumer.position(this.partition, SharedScans.this.timeout));
+					try {
+						hand(consumer.poll(SharedScans.this.poll));
+						passed(consumer.position(this.partition, SharedScans.this.timeout));
+					}
+					catch (InterruptException ex) {
+						// Meant for a task that ran on this pooled thread before (a read
+						// cancelled as it ended): nobody interrupts a pass. Going on.
+						Thread.interrupted();
+					}
 				}
 				throw new IllegalStateException("The event log is closed");
 			}

@@ -16,14 +16,18 @@ import javax.management.ObjectName;
 
 import jakarta.json.Json;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.kafka.sender.KafkaSender;
 import reactor.kafka.sender.SenderRecord;
@@ -377,6 +381,36 @@ class KafkaEventLogIntegrationTests {
 				.containsExactly(before.last(0) + 1, before.last(0) + 2, before.last(0) + 3);
 		}
 		assertThat(this.log.read(topic, before, end).count().block(TIMEOUT)).isEqualTo(2000);
+	}
+
+	@Test
+	void aPassOnAPooledThreadLeftInterruptedByAnEarlierTaskReadsAll() {
+		// A read of a dedicated topic cancelled as it ends can leave its pooled thread
+		// interrupted for the next task there: the pass that ran next failed its reads
+		// and
+		// closed its consumer.
+		new ConfigTopics(this.admin, this.clients, TestKafka.eventStorage()).ensure();
+		Topic topic = sharedTopic("interrupted", 1000);
+		Cursor before = this.log.end(topic).block(TIMEOUT);
+		this.log.append(topic, IntStream.range(0, 50).mapToObj((i) -> event("{\"n\":" + i + "}")).toList())
+			.block(TIMEOUT);
+		Cursor end = this.log.end(topic).block(TIMEOUT);
+		Scheduler leftInterrupted = Schedulers.fromExecutor((task) -> new Thread(() -> {
+			Thread.currentThread().interrupt();
+			task.run();
+		}).start());
+		try (ReadConsumers consumers = new ReadConsumers(() -> new KafkaConsumer<>(this.clients.readConsumer("read"),
+				new StringDeserializer(), new ByteArrayDeserializer()), 8, Duration.ofSeconds(10), System::nanoTime);
+				SharedScans scans = new SharedScans(consumers, this.log::route, this.log::event, Duration.ofMillis(200),
+						TIMEOUT, leftInterrupted)) {
+			TopicPartition partition = this.log.partitions(topic).get(0);
+			for (int i = 0; i < 3; i++) {
+				assertThat(scans.read(partition, this.log.route(topic), before.last(0) + 1, end.last(0))
+					.collectList()
+					.block(TIMEOUT)).hasSize(50);
+			}
+			await().atMost(TIMEOUT).until(() -> consumers.kept() == 1);
+		}
 	}
 
 	@Test
