@@ -448,10 +448,13 @@ public final class KafkaEventLog implements EventLog {
 				sink.next(batch);
 			}
 			catch (InterruptException ex) {
-				// Only a cancelled subscription interrupts this thread (subscribeOn
-				// disposes its task): nobody listens any more.
+				// A cancelled subscription interrupts this thread (subscribeOn disposes
+				// its task), and then nothing more is asked of this read. An interrupt
+				// meant for the task that ran on this pooled thread before must not end
+				// the read early (a resume would skip the rest of its gap): an empty
+				// batch, and the next poll.
 				Thread.interrupted();
-				sink.complete();
+				sink.next(List.of());
 			}
 			return read;
 		}, (read) -> {
