@@ -320,12 +320,7 @@ class KafkaEventLogIntegrationTests {
 		long records = end.last(0) - before.last(0);
 		// The log's own passes, with consumers the test can count the records of.
 		List<KafkaConsumer<String, byte[]>> made = new CopyOnWriteArrayList<>();
-		try (ReadConsumers consumers = new ReadConsumers(() -> {
-			KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(this.clients.readConsumer("read"),
-					new StringDeserializer(), new ByteArrayDeserializer());
-			made.add(consumer);
-			return consumer;
-		}, 8, Duration.ofSeconds(10), System::nanoTime);
+		try (ReadConsumers consumers = readConsumers(made);
 				SharedScans scans = new SharedScans(consumers, this.log::route, this.log::event, Duration.ofMillis(200),
 						TIMEOUT, Schedulers.boundedElastic())) {
 			TopicPartition partition = this.log.partitions(first).get(0);
@@ -402,12 +397,10 @@ class KafkaEventLogIntegrationTests {
 
 	@Test
 	void sharedReadsCancelledFromAnotherThreadLeaveTheirPassForTheOthers() {
-		new ConfigTopics(this.admin, this.clients, TestKafka.eventStorage()).ensure();
-		Topic topic = sharedTopic("quitter", 1000);
-		Cursor before = this.log.end(topic).block(TIMEOUT);
-		this.log.append(topic, IntStream.range(0, 2000).mapToObj((i) -> event("{\"n\":" + i + "}")).toList())
-			.block(TIMEOUT);
-		Cursor end = this.log.end(topic).block(TIMEOUT);
+		Filled filled = sharedTopicWith("quitter", 2000);
+		Topic topic = filled.topic();
+		Cursor before = filled.before();
+		Cursor end = filled.end();
 		for (int i = 0; i < 10; i++) {
 			List<Event> first = this.log.read(topic, before, end)
 				.publishOn(Schedulers.parallel())
@@ -426,18 +419,15 @@ class KafkaEventLogIntegrationTests {
 		// interrupted for the next task there: the pass that ran next failed its reads
 		// and
 		// closed its consumer.
-		new ConfigTopics(this.admin, this.clients, TestKafka.eventStorage()).ensure();
-		Topic topic = sharedTopic("interrupted", 1000);
-		Cursor before = this.log.end(topic).block(TIMEOUT);
-		this.log.append(topic, IntStream.range(0, 50).mapToObj((i) -> event("{\"n\":" + i + "}")).toList())
-			.block(TIMEOUT);
-		Cursor end = this.log.end(topic).block(TIMEOUT);
+		Filled filled = sharedTopicWith("interrupted", 50);
+		Topic topic = filled.topic();
+		Cursor before = filled.before();
+		Cursor end = filled.end();
 		Scheduler leftInterrupted = Schedulers.fromExecutor((task) -> new Thread(() -> {
 			Thread.currentThread().interrupt();
 			task.run();
 		}).start());
-		try (ReadConsumers consumers = new ReadConsumers(() -> new KafkaConsumer<>(this.clients.readConsumer("read"),
-				new StringDeserializer(), new ByteArrayDeserializer()), 8, Duration.ofSeconds(10), System::nanoTime);
+		try (ReadConsumers consumers = readConsumers(new ArrayList<>());
 				SharedScans scans = new SharedScans(consumers, this.log::route, this.log::event, Duration.ofMillis(200),
 						TIMEOUT, leftInterrupted)) {
 			TopicPartition partition = this.log.partitions(topic).get(0);
@@ -587,6 +577,29 @@ class KafkaEventLogIntegrationTests {
 			.filter((id) -> this.log.partitions(topic.withId(id)).get(0).equals(partition))
 			.limit(count)
 			.toList();
+	}
+
+	/** A shared topic and the events appended to it, in one batch. */
+	private Filled sharedTopicWith(String id, int events) {
+		new ConfigTopics(this.admin, this.clients, TestKafka.eventStorage()).ensure();
+		Topic topic = sharedTopic(id, 1000);
+		Cursor before = this.log.end(topic).block(TIMEOUT);
+		this.log.append(topic, IntStream.range(0, events).mapToObj((i) -> event("{\"n\":" + i + "}")).toList())
+			.block(TIMEOUT);
+		return new Filled(topic, before, this.log.end(topic).block(TIMEOUT));
+	}
+
+	private record Filled(Topic topic, Cursor before, Cursor end) {
+	}
+
+	/** Read consumers as the event log makes them, each also added to a list. */
+	private ReadConsumers readConsumers(List<KafkaConsumer<String, byte[]>> made) {
+		return new ReadConsumers(() -> {
+			KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(this.clients.readConsumer("read"),
+					new StringDeserializer(), new ByteArrayDeserializer());
+			made.add(consumer);
+			return consumer;
+		}, 8, Duration.ofSeconds(10), System::nanoTime);
 	}
 
 	private static long recordsConsumed(KafkaConsumer<String, byte[]> consumer) {
