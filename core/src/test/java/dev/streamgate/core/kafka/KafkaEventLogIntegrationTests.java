@@ -415,10 +415,8 @@ class KafkaEventLogIntegrationTests {
 
 	@Test
 	void aPassOnAPooledThreadLeftInterruptedByAnEarlierTaskReadsAll() {
-		// A read of a dedicated topic cancelled as it ends can leave its pooled thread
-		// interrupted for the next task there: the pass that ran next failed its reads
-		// and
-		// closed its consumer.
+		// A cancelled read can leave its pooled thread interrupted for the next
+		// task: the pass that ran next failed its reads and closed its consumer.
 		Filled filled = sharedTopicWith("interrupted", 50);
 		Topic topic = filled.topic();
 		Cursor before = filled.before();
