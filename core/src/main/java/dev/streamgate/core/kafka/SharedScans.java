@@ -167,10 +167,8 @@ final class SharedScans implements AutoCloseable {
 
 		private final TopicPartition partition;
 
-		/** The reads in the running pass, by route. */
+		/** The reads in the running pass, by route; a route without any is removed. */
 		private final Map<String, List<Reader>> active = new HashMap<>();
-
-		private int activeCount;
 
 		private final List<Reader> waiting = new ArrayList<>();
 
@@ -221,16 +219,12 @@ final class SharedScans implements AutoCloseable {
 		private void activate(Reader reader) {
 			reader.state = State.ACTIVE;
 			this.active.computeIfAbsent(reader.route, (route) -> new ArrayList<>(2)).add(reader);
-			this.activeCount++;
 		}
 
 		private void deactivate(Reader reader) {
 			List<Reader> readers = this.active.get(reader.route);
-			if (readers != null && readers.remove(reader)) {
-				this.activeCount--;
-				if (readers.isEmpty()) {
-					this.active.remove(reader.route);
-				}
+			if (readers != null && readers.remove(reader) && readers.isEmpty()) {
+				this.active.remove(reader.route);
 			}
 			reader.state = State.IDLE;
 		}
@@ -275,7 +269,7 @@ final class SharedScans implements AutoCloseable {
 		 * @return the position to seek to, -1 to go on, -2 when nobody wants more
 		 */
 		private synchronized long nextPass() {
-			if (this.activeCount > 0) {
+			if (!this.active.isEmpty()) {
 				return -1;
 			}
 			if (this.waiting.isEmpty()) {
@@ -362,7 +356,6 @@ final class SharedScans implements AutoCloseable {
 				this.active.values().forEach(failed::addAll);
 				failed.addAll(this.waiting);
 				this.active.clear();
-				this.activeCount = 0;
 				this.waiting.clear();
 				this.running = false;
 				this.position = -1;
