@@ -64,6 +64,15 @@ public final class TopicFollower implements EventTail.Listener {
 	/** A waiting reader looks again this often even when woken by nothing. */
 	private static final Duration RECHECK = Duration.ofSeconds(10);
 
+	/**
+	 * The data a pulling reader behind the recent events takes from Kafka at a time: it
+	 * holds what it took until it has handled it, and events read from Kafka are its own
+	 * copies. Bounded by count alone (200 by default), 500 webhooks behind their topics'
+	 * 50-KB events held 10 MB each, gigabytes in all (docs/benchmarks.md); with events of
+	 * 1 MB one webhook held 200 MB.
+	 */
+	static final int READ_BYTES = 1024 * 1024;
+
 	private final Topic topic;
 
 	private final CursorFormat cursors;
@@ -509,7 +518,8 @@ public final class TopicFollower implements EventTail.Listener {
 	 * The next events after a cursor, in order on each partition; waits while there are
 	 * none.
 	 * @param after the cursor of the last event handled
-	 * @param max how many events at most
+	 * @param max how many events at most; read from Kafka, also no more once they hold
+	 * {@link #READ_BYTES} of data (one at least)
 	 * @return the events, or an empty list when it is time to look again
 	 */
 	public Mono<List<Event>> next(Cursor after, int max) {
@@ -536,8 +546,17 @@ public final class TopicFollower implements EventTail.Listener {
 			}
 			// Behind the events in memory: read the gap from Kafka. The reader's work
 			// goes on elsewhere than on the thread of the read, which serves others.
-			return this.log.read(this.topic, after, until).take(max).collectList().publishOn(Schedulers.parallel());
+			return upTo(this.log.read(this.topic, after, until), max).publishOn(Schedulers.parallel());
 		}));
+	}
+
+	/** The first events, at most {@code max} and no more once they hold READ_BYTES. */
+	private static Mono<List<Event>> upTo(Flux<Event> events, int max) {
+		long[] held = { 0 };
+		return events.take(max).takeUntil((event) -> {
+			held[0] += (event.data() != null) ? event.data().length : 0;
+			return held[0] >= READ_BYTES;
+		}).collectList();
 	}
 
 	/**
