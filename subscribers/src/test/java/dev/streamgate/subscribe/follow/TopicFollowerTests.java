@@ -265,6 +265,34 @@ class TopicFollowerTests {
 			.verify(TIMEOUT);
 	}
 
+	@Test
+	void aReaderBehindTheRecentEventsTakesAboutAMebibyteOfItsGapAtATimeAndAllOfItInTurn() {
+		MemoryEventLog log = new MemoryEventLog(Clock.systemUTC());
+		String pad = "p".repeat(300_000);
+		for (int i = 0; i < 10; i++) {
+			log.append(this.topic,
+					List.of(new OutgoingEvent(EventType.EVENT,
+							("{\"n\":" + i + ",\"pad\":\"" + pad + "\"}").getBytes(StandardCharsets.UTF_8))))
+				.block(TIMEOUT);
+		}
+		List<Event> stored = log.all(this.topic);
+		TopicFollower follower = follower(log, 2);
+		follower.onStart(Cursor.of(stored.get(0).offset()));
+		stored.subList(1, 10).forEach(follower::onEvent);
+		List<Long> read = new ArrayList<>();
+		Cursor cursor = Cursor.of(stored.get(0).offset());
+		while (read.size() < 9) {
+			List<Event> batch = follower.next(cursor, 200).block(TIMEOUT);
+			// Behind the two recent events: read from the log, four of 300 KB reach the
+			// mebibyte; from memory, the two kept.
+			assertThat(batch).hasSizeBetween(1, 4);
+			batch.forEach((event) -> read.add(event.offset()));
+			Event last = batch.get(batch.size() - 1);
+			cursor = cursor.after(last.partition(), last.offset());
+		}
+		assertThat(read).containsExactlyElementsOf(stored.subList(1, 10).stream().map(Event::offset).toList());
+	}
+
 	private TopicFollower follower(MemoryEventLog log, int recentEvents) {
 		return new TopicFollower(this.topic, log, null,
 				new FollowProperties(recentEvents, DataSize.ofMegabytes(1), Duration.ofSeconds(30)),
