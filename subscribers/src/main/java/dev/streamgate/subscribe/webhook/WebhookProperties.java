@@ -22,7 +22,8 @@ import org.springframework.validation.annotation.Validated;
  * @param maxConnections the most connections open to webhook endpoints per node
  * @param maxPerTopic the most webhooks one topic may have
  * @param batch events a webhook takes from its topic at a time (then delivered one by one
- * in order)
+ * in order); read from Kafka, also no more than about a mebibyte of them
+ * ({@code TopicFollower.READ_BYTES})
  */
 @Validated
 @ConfigurationProperties("streamgate.webhook")
