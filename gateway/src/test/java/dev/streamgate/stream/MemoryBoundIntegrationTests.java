@@ -30,6 +30,7 @@ import reactor.core.publisher.Flux;
 import dev.streamgate.bench.sink.WebhookSink;
 import dev.streamgate.core.event.MemoryBudget;
 import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.JsonRequests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -51,7 +52,7 @@ import static org.awaitility.Awaitility.await;
 				// default timeout.
 				"streamgate.egress.allowed-cidrs=127.0.0.1/32", "streamgate.webhook.timeout=60s" })
 @AutoConfigureWebTestClient
-class MemoryBoundIntegrationTests {
+class MemoryBoundIntegrationTests implements JsonRequests {
 
 	private static final int EVENTS = 150;
 
@@ -103,7 +104,7 @@ class MemoryBoundIntegrationTests {
 					.expectBody()
 					.jsonPath("$.subscribers.sse")
 					.isEqualTo(1));
-			WebTestClient publisher = this.client.mutate().responseTimeout(Duration.ofSeconds(30)).build();
+			WebTestClient publisher = client();
 			for (int i = 0; i < EVENTS; i++) {
 				publisher.post()
 					.uri("/api/v1/publish/heavy")
@@ -182,38 +183,24 @@ class MemoryBoundIntegrationTests {
 
 	@Test
 	void aWebhookBehindTheRecentEventsHoldsAboutAMebibyteOfItsGapAtATime() throws Exception {
-		this.client.post()
-			.uri("/api/v1/topics")
-			.contentType(MediaType.APPLICATION_JSON)
-			.bodyValue("{\"id\":\"behind\"}")
-			.exchange()
-			.expectStatus()
-			.isCreated();
+		post("/api/v1/topics", "{\"id\":\"behind\"}", 201);
 		// Bodies not kept: the sink's copies would count in this JVM's heap.
 		try (WebhookSink sink = WebhookSink.startForBenchmarks("127.0.0.1", 0)) {
 			WebhookSink.Endpoint endpoint = sink.endpoint("behind", SECRET);
-			String created = this.client.post()
-				.uri("/api/v1/topics/behind/webhooks")
-				.contentType(MediaType.APPLICATION_JSON)
-				.bodyValue("{\"url\":\"" + sink.url("behind") + "\",\"secret\":\"" + SECRET + "\"}")
-				.exchange()
-				.expectStatus()
-				.isCreated()
-				.expectBody(String.class)
-				.returnResult()
-				.getResponseBody();
-			String webhook = id(created);
+			String webhook = "/api/v1/topics/behind/webhooks/" + id(post("/api/v1/topics/behind/webhooks",
+					"{\"url\":\"" + sink.url("behind") + "\",\"secret\":\"" + SECRET + "\"}", 201));
 			List<String> ids = new ArrayList<>();
-			ids.add(publish("behind", "{\"n\":0}"));
+			ids.add(id(post("/api/v1/publish/behind", "{\"n\":0}", 202)));
 			await().atMost(Duration.ofSeconds(30)).until(() -> endpoint.received().size() == 1);
-			setStatus(webhook, "disabled");
+			patch(webhook, "{\"status\":\"disabled\"}", 200);
 			long before = heapAfterGc();
 			// Far more than the recent events hold: the webhook's gap is read from Kafka.
+			String pad = "z".repeat(1_000_000);
 			for (int i = 1; i < EVENTS; i++) {
-				ids.add(publish("behind", "{\"n\":" + i + ",\"pad\":\"" + "z".repeat(1_000_000) + "\"}"));
+				ids.add(id(post("/api/v1/publish/behind", "{\"n\":" + i + ",\"pad\":\"" + pad + "\"}", 202)));
 			}
 			endpoint.behave("slow:20000");
-			setStatus(webhook, "active");
+			patch(webhook, "{\"status\":\"active\"}", 200);
 			// The first delivery of the gap is held by the endpoint; what the webhook
 			// took
 			// from Kafka is in the heap meanwhile.
@@ -228,37 +215,21 @@ class MemoryBoundIntegrationTests {
 		}
 	}
 
-	private String publish(String topic, String json) {
-		String answer = this.client.mutate()
-			.responseTimeout(Duration.ofSeconds(30))
-			.build()
-			.post()
-			.uri("/api/v1/publish/" + topic)
-			.contentType(MediaType.APPLICATION_JSON)
-			.bodyValue(json)
-			.exchange()
-			.expectStatus()
-			.isAccepted()
-			.expectBody(String.class)
-			.returnResult()
-			.getResponseBody();
-		return id(answer);
+	@Override
+	public WebTestClient client() {
+		// Publications of a megabyte on a busy test machine.
+		return this.client.mutate().responseTimeout(Duration.ofSeconds(30)).build();
+	}
+
+	@Override
+	public String baseUrl() {
+		return "http://127.0.0.1:" + this.port;
 	}
 
 	private static String id(String json) {
 		try (JsonReader reader = Json.createReader(new StringReader(json))) {
 			return reader.readObject().getString("id");
 		}
-	}
-
-	private void setStatus(String webhook, String status) {
-		this.client.patch()
-			.uri("/api/v1/topics/behind/webhooks/" + webhook)
-			.contentType(MediaType.APPLICATION_JSON)
-			.bodyValue("{\"status\":\"" + status + "\"}")
-			.exchange()
-			.expectStatus()
-			.isOk();
 	}
 
 	private static void countEvents(Socket socket, AtomicInteger received) {
