@@ -201,9 +201,8 @@ class MemoryBoundIntegrationTests implements JsonRequests {
 			}
 			endpoint.behave("slow:20000");
 			patch(webhook, "{\"status\":\"active\"}", 200);
-			// The first delivery of the gap is held by the endpoint; what the webhook
-			// took
-			// from Kafka is in the heap meanwhile.
+			// The endpoint holds the gap's first delivery; meanwhile what the webhook
+			// took from Kafka is in the heap.
 			await().atMost(Duration.ofSeconds(30)).until(() -> endpoint.received().size() == 2);
 			long grown = heapAfterGc() - before;
 			// 200 events at a time held the whole gap, 149 MB beside the 32-MB ring.

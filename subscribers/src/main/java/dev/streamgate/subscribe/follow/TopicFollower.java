@@ -67,9 +67,9 @@ public final class TopicFollower implements EventTail.Listener {
 	/**
 	 * The data a pulling reader behind the recent events takes from Kafka at a time: it
 	 * holds what it took until it has handled it, and events read from Kafka are its own
-	 * copies. Bounded by count alone (200 by default), 500 webhooks behind their topics'
-	 * 50-KB events held 10 MB each, gigabytes in all (docs/benchmarks.md); with events of
-	 * 1 MB one webhook held 200 MB.
+	 * copies. Bounded by count alone (200 by default), a webhook behind its topic's 50-KB
+	 * events held up to 10 MB, and 500 of them about 450 MB (docs/benchmarks.md); with
+	 * events of 1 MB one webhook could hold 200 MB.
 	 */
 	static final int READ_BYTES = 1024 * 1024;
 
@@ -553,10 +553,7 @@ public final class TopicFollower implements EventTail.Listener {
 	/** The first events, at most {@code max} and no more once they hold READ_BYTES. */
 	private static Mono<List<Event>> upTo(Flux<Event> events, int max) {
 		long[] held = { 0 };
-		return events.take(max).takeUntil((event) -> {
-			held[0] += (event.data() != null) ? event.data().length : 0;
-			return held[0] >= READ_BYTES;
-		}).collectList();
+		return events.take(max).takeUntil((event) -> (held[0] += event.data().length) >= READ_BYTES).collectList();
 	}
 
 	/**
