@@ -9,15 +9,19 @@ import org.springframework.util.unit.DataSize;
  *
  * @param recentEvents the bytes of recent events (SSE hubs and webhook feeds) a node
  * keeps for resumes without a Kafka read; unset: an eighth of the maximum heap, at most
- * {@value #DEFAULT_CAP_MIB} MiB (the JVM's default heap is a quarter of the machine's
- * memory, and a cache that grows with it kept a 3,000-client node's heap at 760 MiB after
- * GC)
+ * {@value #DEFAULT_CAP_MIB} MiB. Bounded: the JVM's default heap is a quarter of the
+ * machine's memory, and a cache that grew with it (768 MiB on 24 GiB) kept a 3,000-client
+ * node's heap at 760 MiB after GC; 384 MiB kept it at 380. Not smaller: at 128 MiB (each
+ * event counts twice, see {@code streamgate.follow.recent-bytes}) a node held about 5 s
+ * of webhook-13's 12.5 MB a second, so while its JVM was cold and deliveries slow, most
+ * of its 500 webhooks fell behind memory and read their gaps from Kafka, and the node
+ * refused publishes; at 384 MiB none were refused (docs/benchmarks.md)
  */
 @ConfigurationProperties("streamgate.memory")
 public record MemoryProperties(@Nullable DataSize recentEvents) {
 
 	/** The most the default budget takes, in MiB. */
-	public static final long DEFAULT_CAP_MIB = 128;
+	public static final long DEFAULT_CAP_MIB = 384;
 
 	/**
 	 * The budget of recent events.

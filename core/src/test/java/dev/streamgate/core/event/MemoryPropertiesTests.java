@@ -9,10 +9,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class MemoryPropertiesTests {
 
 	@Test
-	void theDefaultBudgetIsAnEighthOfTheHeapAtMost128MiB() {
-		long expected = Math.min(Runtime.getRuntime().maxMemory() / 8, 128L * 1024 * 1024);
+	void theDefaultBudgetIsAnEighthOfTheHeapAtMost384MiB() {
+		long expected = Math.min(Runtime.getRuntime().maxMemory() / 8, 384L * 1024 * 1024);
 		assertThat(new MemoryProperties(null).recentEventsBytes()).isEqualTo(expected)
-			.isLessThanOrEqualTo(128L * 1024 * 1024);
+			.isLessThanOrEqualTo(384L * 1024 * 1024);
 	}
 
 	@Test
