@@ -15,7 +15,7 @@ import org.springframework.util.unit.DataSize;
  * event counts twice, see {@code streamgate.follow.recent-bytes}) a node held about 5 s
  * of webhook-13's 12.5 MB a second, so while its JVM was cold and deliveries slow, most
  * of its 500 webhooks fell behind memory and read their gaps from Kafka, and the node
- * refused publishes; at 384 MiB none were refused (docs/benchmarks.md)
+ * refused publishes; at 384 MiB five runs of six refused none (docs/benchmarks.md)
  */
 @ConfigurationProperties("streamgate.memory")
 public record MemoryProperties(@Nullable DataSize recentEvents) {
