@@ -343,10 +343,10 @@ class KafkaEventLogIntegrationTests {
 			}
 			// Twenty reads apart fetch the partition twenty times; together, once (or a
 			// few times, for reads that came after a pass had gone by).
-			long consumed = handed.get();
+			long polled = handed.get();
 			System.out
-				.println(topics.size() + " reads of a shared partition's " + records + " records fetched " + consumed);
-			assertThat(consumed).as("records fetched for %d reads of %d records", topics.size(), records)
+				.println(topics.size() + " reads of a shared partition's " + records + " records polled " + polled);
+			assertThat(polled).as("records polled for %d reads of %d records", topics.size(), records)
 				.isGreaterThanOrEqualTo(records)
 				.isLessThanOrEqualTo(4 * records);
 		}
