@@ -1,5 +1,6 @@
 package dev.streamgate.core.kafka;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,8 +24,6 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.Event;
@@ -98,7 +97,7 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	/** Followers waiting for their start position, in the order they asked. */
 	private final List<Following> pending = new ArrayList<>();
 
-	private volatile KafkaConsumer<String, byte[]> consumer;
+	private volatile KafkaConsumer<String, ByteBuffer> consumer;
 
 	private volatile ConsumerThread thread;
 
@@ -261,8 +260,7 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	}
 
 	private void run() {
-		try (KafkaConsumer<String, byte[]> kafkaConsumer = new KafkaConsumer<>(this.clients.consumer("tail"),
-				new StringDeserializer(), new ByteArrayDeserializer())) {
+		try (KafkaConsumer<String, ByteBuffer> kafkaConsumer = KafkaEventLog.consumer(this.clients.consumer("tail"))) {
 			this.consumer = this.thread.polls(kafkaConsumer);
 			while (this.thread.running()) {
 				try {
@@ -327,14 +325,14 @@ final class KafkaEventTail implements EventTail, AutoCloseable {
 	 * @return whether it brought records and every one had been delivered at its
 	 * acknowledgement
 	 */
-	private boolean dispatch(ConsumerRecords<String, byte[]> records) {
+	private boolean dispatch(ConsumerRecords<String, ByteBuffer> records) {
 		if (records.isEmpty()) {
 			return false;
 		}
 		boolean delivered = false;
 		synchronized (this.delivering) {
 			for (TopicPartition partition : records.partitions()) {
-				for (ConsumerRecord<String, byte[]> record : records.records(partition)) {
+				for (ConsumerRecord<String, ByteBuffer> record : records.records(partition)) {
 					delivered |= this.order.fetched(partition, record.offset(),
 							new Delivery(this.eventLog.route(record), () -> this.eventLog.event(record)));
 				}

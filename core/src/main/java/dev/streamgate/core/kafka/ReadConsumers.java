@@ -1,5 +1,6 @@
 package dev.streamgate.core.kafka;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -26,7 +27,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
  */
 final class ReadConsumers implements AutoCloseable {
 
-	private final Supplier<KafkaConsumer<String, byte[]>> factory;
+	private final Supplier<KafkaConsumer<String, ByteBuffer>> factory;
 
 	private final int max;
 
@@ -39,7 +40,7 @@ final class ReadConsumers implements AutoCloseable {
 
 	private boolean closed;
 
-	ReadConsumers(Supplier<KafkaConsumer<String, byte[]>> factory, int max, Duration idle, LongSupplier nanoTime) {
+	ReadConsumers(Supplier<KafkaConsumer<String, ByteBuffer>> factory, int max, Duration idle, LongSupplier nanoTime) {
 		this.factory = factory;
 		this.max = max;
 		this.idleNanos = idle.toNanos();
@@ -50,7 +51,7 @@ final class ReadConsumers implements AutoCloseable {
 	 * A consumer with no assignment, for one read on one thread.
 	 * @return a kept consumer, or a new one
 	 */
-	KafkaConsumer<String, byte[]> take() {
+	KafkaConsumer<String, ByteBuffer> take() {
 		Kept kept;
 		synchronized (this) {
 			kept = this.idle.pollFirst();
@@ -62,7 +63,7 @@ final class ReadConsumers implements AutoCloseable {
 	 * Takes back the consumer of a read that ended normally.
 	 * @param consumer the consumer, no longer used by its read
 	 */
-	void give(KafkaConsumer<String, byte[]> consumer) {
+	void give(KafkaConsumer<String, ByteBuffer> consumer) {
 		try {
 			consumer.unsubscribe();
 		}
@@ -88,7 +89,7 @@ final class ReadConsumers implements AutoCloseable {
 	 */
 	int closeIdle() {
 		long now = this.nanoTime.getAsLong();
-		List<KafkaConsumer<String, byte[]>> old = new ArrayList<>();
+		List<KafkaConsumer<String, ByteBuffer>> old = new ArrayList<>();
 		synchronized (this) {
 			while (!this.idle.isEmpty() && now - this.idle.peekLast().since() >= this.idleNanos) {
 				old.add(this.idle.pollLast().consumer());
@@ -108,7 +109,7 @@ final class ReadConsumers implements AutoCloseable {
 	 * broker: it is in no group, and the broker forgets its fetch session.
 	 * @param consumer the consumer
 	 */
-	void discard(KafkaConsumer<String, byte[]> consumer) {
+	void discard(KafkaConsumer<String, ByteBuffer> consumer) {
 		consumer.close(CloseOptions.timeout(Duration.ZERO));
 	}
 
@@ -123,7 +124,7 @@ final class ReadConsumers implements AutoCloseable {
 		all.forEach((kept) -> discard(kept.consumer()));
 	}
 
-	private record Kept(KafkaConsumer<String, byte[]> consumer, long since) {
+	private record Kept(KafkaConsumer<String, ByteBuffer> consumer, long since) {
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.streamgate.core.kafka;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -51,9 +52,9 @@ final class SharedScans implements AutoCloseable {
 
 	private final ReadConsumers consumers;
 
-	private final Function<ConsumerRecord<String, byte[]>, String> route;
+	private final Function<ConsumerRecord<String, ByteBuffer>, String> route;
 
-	private final Function<ConsumerRecord<String, byte[]>, Event> decode;
+	private final Function<ConsumerRecord<String, ByteBuffer>, Event> decode;
 
 	private final Duration poll;
 
@@ -74,8 +75,8 @@ final class SharedScans implements AutoCloseable {
 	 * @param timeout how long a consumer's position may take to learn
 	 * @param scheduler where the passes run: they block on polls
 	 */
-	SharedScans(ReadConsumers consumers, Function<ConsumerRecord<String, byte[]>, String> route,
-			Function<ConsumerRecord<String, byte[]>, Event> decode, Duration poll, Duration timeout,
+	SharedScans(ReadConsumers consumers, Function<ConsumerRecord<String, ByteBuffer>, String> route,
+			Function<ConsumerRecord<String, ByteBuffer>, Event> decode, Duration poll, Duration timeout,
 			Scheduler scheduler) {
 		this.consumers = consumers;
 		this.route = route;
@@ -110,8 +111,8 @@ final class SharedScans implements AutoCloseable {
 		});
 	}
 
-	private static long size(ConsumerRecord<String, byte[]> record) {
-		return (record.value() != null) ? record.value().length : 0;
+	private static long size(ConsumerRecord<String, ByteBuffer> record) {
+		return (record.value() != null) ? record.value().remaining() : 0;
 	}
 
 	/** Ends the passes: their reads fail, and later reads too. */
@@ -230,7 +231,7 @@ final class SharedScans implements AutoCloseable {
 		}
 
 		private void run() {
-			KafkaConsumer<String, byte[]> consumer = null;
+			KafkaConsumer<String, ByteBuffer> consumer = null;
 			try {
 				consumer = SharedScans.this.consumers.take();
 				consumer.assign(List.of(this.partition));
@@ -287,9 +288,9 @@ final class SharedScans implements AutoCloseable {
 			return start;
 		}
 
-		private void hand(Iterable<ConsumerRecord<String, byte[]>> records) {
+		private void hand(Iterable<ConsumerRecord<String, ByteBuffer>> records) {
 			List<Reader> targets = new ArrayList<>();
-			for (ConsumerRecord<String, byte[]> record : records) {
+			for (ConsumerRecord<String, ByteBuffer> record : records) {
 				String route = SharedScans.this.route.apply(record);
 				long offset = record.offset();
 				synchronized (this) {

@@ -1,5 +1,6 @@
 package dev.streamgate.core.kafka;
 
+import java.nio.ByteBuffer;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,8 +24,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.internals.RecordHeader;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -430,7 +429,7 @@ class KafkaEventLogIntegrationTests {
 			Thread.currentThread().interrupt();
 			task.run();
 		}).start());
-		List<KafkaConsumer<String, byte[]>> made = new CopyOnWriteArrayList<>();
+		List<KafkaConsumer<String, ByteBuffer>> made = new CopyOnWriteArrayList<>();
 		try (ReadConsumers consumers = readConsumers(made);
 				SharedScans scans = new SharedScans(consumers, this.log::route, this.log::event, Duration.ofMillis(200),
 						TIMEOUT, leftInterrupted)) {
@@ -599,10 +598,9 @@ class KafkaEventLogIntegrationTests {
 	}
 
 	/** Read consumers as the event log makes them, each also added to a list. */
-	private ReadConsumers readConsumers(List<KafkaConsumer<String, byte[]>> made) {
+	private ReadConsumers readConsumers(List<KafkaConsumer<String, ByteBuffer>> made) {
 		return new ReadConsumers(() -> {
-			KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(this.clients.readConsumer("read"),
-					new StringDeserializer(), new ByteArrayDeserializer());
+			KafkaConsumer<String, ByteBuffer> consumer = KafkaEventLog.consumer(this.clients.readConsumer("read"));
 			made.add(consumer);
 			return consumer;
 		}, 8, Duration.ofSeconds(10), System::nanoTime);

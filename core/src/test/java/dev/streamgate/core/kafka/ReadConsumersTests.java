@@ -1,5 +1,6 @@
 package dev.streamgate.core.kafka;
 
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,8 +9,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +26,7 @@ class ReadConsumersTests {
 
 	private final AtomicLong now = new AtomicLong(1_000_000_000L);
 
-	private final List<KafkaConsumer<String, byte[]>> made = new ArrayList<>();
+	private final List<KafkaConsumer<String, ByteBuffer>> made = new ArrayList<>();
 
 	private final ReadConsumers readers = new ReadConsumers(this::unconnected, 2, IDLE, this.now::get);
 
@@ -39,7 +38,7 @@ class ReadConsumersTests {
 
 	@Test
 	void aConsumerGivenBackIsTakenAgain() {
-		KafkaConsumer<String, byte[]> first = this.readers.take();
+		KafkaConsumer<String, ByteBuffer> first = this.readers.take();
 		this.readers.give(first);
 		assertThat(this.readers.take()).isSameAs(first);
 		assertThat(this.made).hasSize(1);
@@ -47,7 +46,7 @@ class ReadConsumersTests {
 
 	@Test
 	void noMoreThanTheMaximumAreKeptAndTheRestAreClosed() {
-		List<KafkaConsumer<String, byte[]>> three = List.of(this.readers.take(), this.readers.take(),
+		List<KafkaConsumer<String, ByteBuffer>> three = List.of(this.readers.take(), this.readers.take(),
 				this.readers.take());
 		three.forEach(this.readers::give);
 		assertThat(this.readers.kept()).isEqualTo(2);
@@ -56,8 +55,8 @@ class ReadConsumersTests {
 
 	@Test
 	void consumersKeptWithoutAReadForTheIdleTimeAreClosed() {
-		KafkaConsumer<String, byte[]> older = this.readers.take();
-		KafkaConsumer<String, byte[]> newer = this.readers.take();
+		KafkaConsumer<String, ByteBuffer> older = this.readers.take();
+		KafkaConsumer<String, ByteBuffer> newer = this.readers.take();
 		this.readers.give(older);
 		this.now.addAndGet(IDLE.toNanos() / 2);
 		this.readers.give(newer);
@@ -73,7 +72,7 @@ class ReadConsumersTests {
 
 	@Test
 	void aConsumerTakenAndGivenBackStartsItsIdleTimeAgain() {
-		KafkaConsumer<String, byte[]> consumer = this.readers.take();
+		KafkaConsumer<String, ByteBuffer> consumer = this.readers.take();
 		this.readers.give(consumer);
 		this.now.addAndGet(IDLE.toNanos() - 1);
 		this.readers.give(this.readers.take());
@@ -87,17 +86,16 @@ class ReadConsumersTests {
 
 	@Test
 	void nothingIsKeptOnceClosed() {
-		KafkaConsumer<String, byte[]> consumer = this.readers.take();
+		KafkaConsumer<String, ByteBuffer> consumer = this.readers.take();
 		this.readers.close();
 		this.readers.give(consumer);
 		assertThat(this.readers.kept()).isZero();
 		assertThatIllegalStateException().isThrownBy(consumer::assignment);
 	}
 
-	private KafkaConsumer<String, byte[]> unconnected() {
-		KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(
-				Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9"), new StringDeserializer(),
-				new ByteArrayDeserializer());
+	private KafkaConsumer<String, ByteBuffer> unconnected() {
+		KafkaConsumer<String, ByteBuffer> consumer = KafkaEventLog
+			.consumer(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:9"));
 		this.made.add(consumer);
 		return consumer;
 	}
