@@ -1,11 +1,12 @@
 package dev.streamgate.core.kafka;
 
-import java.nio.ByteBuffer;
 import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,6 +21,7 @@ import javax.management.ObjectName;
 
 import jakarta.json.Json;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -112,6 +114,21 @@ class KafkaEventLogIntegrationTests {
 		assertThat(new String(middle.get(0).data(), StandardCharsets.UTF_8)).isEqualTo("{\"n\":2}");
 		assertThat(middle.get(0).type()).isEqualTo(EventType.EVENT);
 		assertThat(this.log.read(topic, Cursor.of(4), Cursor.of(4)).collectList().block(TIMEOUT)).isEmpty();
+	}
+
+	@Test
+	void anEventCopiesItsValueOutOfTheFetchedBytes() {
+		// Consumers hand a record's value as a view of the bytes their fetch brought,
+		// with
+		// other records' bytes around it: the event keeps a copy of its own bytes only.
+		byte[] fetched = "xx{\"n\":1}yy".getBytes(StandardCharsets.UTF_8);
+		ByteBuffer value = ByteBuffer.wrap(fetched, 2, 7).slice();
+		ConsumerRecord<String, ByteBuffer> record = new ConsumerRecord<>("streamgate.own", 0, 42, "k", value);
+		Event event = this.log.event(record);
+		Arrays.fill(fetched, (byte) 0);
+		assertThat(new String(event.data(), StandardCharsets.UTF_8)).isEqualTo("{\"n\":1}");
+		assertThat(event.offset()).isEqualTo(42);
+		assertThat(value.remaining()).as("the view is left as it was").isEqualTo(7);
 	}
 
 	@Test
