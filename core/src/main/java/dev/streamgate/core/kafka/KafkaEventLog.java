@@ -526,7 +526,7 @@ public final class KafkaEventLog implements EventLog {
 
 	Event event(ConsumerRecord<String, ByteBuffer> record) {
 		return event(new TopicPartition(record.topic(), record.partition()), record.offset(), record.timestamp(),
-				record.key(), bytes(record.value()), record.headers());
+				record.key(), Utils.toNullableArray(record.value()), record.headers());
 	}
 
 	/**
@@ -563,16 +563,6 @@ public final class KafkaEventLog implements EventLog {
 		EventAttributes attributes = (others != null) ? new EventAttributes(eventType, key, others)
 				: EventAttributes.of(eventType, key);
 		return new Event(logical(partition), offset, type, Instant.ofEpochMilli(timestamp), value, attributes);
-	}
-
-	/** A copy of a value the consumer handed as a view of its fetch. */
-	private static byte[] bytes(ByteBuffer value) {
-		if (value == null) {
-			return null;
-		}
-		byte[] bytes = new byte[value.remaining()];
-		value.duplicate().get(bytes);
-		return bytes;
 	}
 
 	private static String text(Header header) {

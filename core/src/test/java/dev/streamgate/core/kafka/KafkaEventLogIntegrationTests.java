@@ -119,8 +119,7 @@ class KafkaEventLogIntegrationTests {
 	@Test
 	void anEventCopiesItsValueOutOfTheFetchedBytes() {
 		// Consumers hand a record's value as a view of the bytes their fetch brought,
-		// with
-		// other records' bytes around it: the event keeps a copy of its own bytes only.
+		// with other records' bytes around it: the event keeps a copy of its own bytes.
 		byte[] fetched = "xx{\"n\":1}yy".getBytes(StandardCharsets.UTF_8);
 		ByteBuffer value = ByteBuffer.wrap(fetched, 2, 7).slice();
 		ConsumerRecord<String, ByteBuffer> record = new ConsumerRecord<>("streamgate.own", 0, 42, "k", value);
