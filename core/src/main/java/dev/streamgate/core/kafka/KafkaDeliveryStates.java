@@ -1,5 +1,7 @@
 package dev.streamgate.core.kafka;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 import reactor.core.publisher.Mono;
@@ -39,6 +41,14 @@ public final class KafkaDeliveryStates implements DeliveryStates, AutoCloseable 
 		// Committed often (every second per webhook) and read only when a webhook starts:
 		// acknowledged by Kafka is enough.
 		return this.view.append(webhookId, WebhookJson.toBytes(state));
+	}
+
+	@Override
+	public Mono<Void> saveAll(Map<String, DeliveryState> states) {
+		// A node's dispatchers commit together: one send for all, not one each.
+		Map<String, byte[]> values = new LinkedHashMap<>();
+		states.forEach((webhookId, state) -> values.put(webhookId, WebhookJson.toBytes(state)));
+		return this.view.appendAll(values);
 	}
 
 	@Override

@@ -100,6 +100,10 @@ final class KafkaKeyedView<T> implements AutoCloseable {
 		return this.log.append(key, value);
 	}
 
+	Mono<Void> appendAll(Map<String, byte[]> values) {
+		return this.log.appendAll(values);
+	}
+
 	boolean isCaughtUp() {
 		return this.log.isCaughtUp();
 	}

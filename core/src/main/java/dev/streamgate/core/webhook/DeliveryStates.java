@@ -1,7 +1,9 @@
 package dev.streamgate.core.webhook;
 
+import java.util.Map;
 import java.util.Optional;
 
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
@@ -24,6 +26,15 @@ public interface DeliveryStates {
 	 * @return completes once committed
 	 */
 	Mono<Void> save(String webhookId, DeliveryState state);
+
+	/**
+	 * Commits the states of several webhooks at once, each as {@link #save} would.
+	 * @param states the states by webhook id
+	 * @return completes once all are committed
+	 */
+	default Mono<Void> saveAll(Map<String, DeliveryState> states) {
+		return Flux.fromIterable(states.entrySet()).concatMap((entry) -> save(entry.getKey(), entry.getValue())).then();
+	}
 
 	/**
 	 * Forgets a deleted webhook's state.

@@ -16,7 +16,6 @@ import org.apache.commons.logging.LogFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
 import reactor.util.retry.Retry;
 
 import dev.streamgate.core.cloudevents.CloudEvents;
@@ -43,13 +42,12 @@ import dev.streamgate.core.webhook.WebhookStore;
  * Delivers one webhook's events, one at a time in topic order, each retried on the
  * schedule until it succeeds or is given up. Waiting never blocks a thread, so a slow or
  * failing webhook delays only itself. The delivery state is committed after the
- * deliveries it counts, at most once a second and when the dispatcher stops.
+ * deliveries it counts, with the node's other dispatchers' states
+ * ({@link DeliveryCommits}): at most once a second, and when the dispatcher stops.
  */
 final class Dispatcher {
 
 	private static final Log logger = LogFactory.getLog(Dispatcher.class);
-
-	private static final Duration COMMIT_EVERY = Duration.ofSeconds(1);
 
 	private final Webhook webhook;
 
@@ -72,8 +70,6 @@ final class Dispatcher {
 
 	private final Services services;
 
-	private final Sinks.Many<DeliveryState> commits = Sinks.many().unicast().onBackpressureBuffer();
-
 	private volatile DeliveryState state;
 
 	private volatile boolean stopped;
@@ -81,8 +77,6 @@ final class Dispatcher {
 	private SnapshotDocument document;
 
 	private Disposable loop;
-
-	private Disposable committing;
 
 	Dispatcher(Webhook webhook, Topic topic, DeliveryState state, TopicFeed feed, Services services) {
 		this.webhook = webhook;
@@ -104,13 +98,6 @@ final class Dispatcher {
 	}
 
 	void start() {
-		this.committing = this.commits.asFlux()
-			.sample(COMMIT_EVERY)
-			.concatMap((committed) -> this.services.states().save(this.webhook.id(), committed).onErrorResume((ex) -> {
-				logger.warn("Cannot commit the cursor of webhook " + this.webhook.id() + ": " + ex.getMessage());
-				return Mono.empty();
-			}))
-			.subscribe();
 		this.loop = Mono.defer(this::step)
 			.retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofSeconds(1))
 				.maxBackoff(Duration.ofSeconds(30))
@@ -131,19 +118,17 @@ final class Dispatcher {
 			this.loop.dispose();
 		}
 		if (commit) {
-			commit(this.state);
+			this.services.commits().offerLast(this.webhook.id(), this.state);
 		}
-		while (this.commits.tryEmitComplete() == Sinks.EmitResult.FAIL_NON_SERIALIZED) {
-			Thread.onSpinWait();
+		else {
+			this.services.commits().forget(this.webhook.id());
 		}
 		return this.state;
 	}
 
-	/** Emitted from the delivery loop and from {@link #stop}, which may race. */
+	/** Handed over from the delivery loop and from {@link #stop}, which may race. */
 	private void commit(DeliveryState reached) {
-		while (this.commits.tryEmitNext(reached) == Sinks.EmitResult.FAIL_NON_SERIALIZED) {
-			Thread.onSpinWait();
-		}
+		this.services.commits().offer(this.webhook.id(), reached);
 	}
 
 	private Mono<Void> step() {
@@ -406,15 +391,16 @@ final class Dispatcher {
 	 * @param sender sends attempts
 	 * @param documents rebuilds documents of snapshot topics
 	 * @param states the committed delivery states
+	 * @param commits commits the states the dispatchers reach
 	 * @param webhooks the registrations
 	 * @param attempts the attempts log
 	 * @param properties the delivery settings
 	 * @param metrics the metrics
 	 * @param clock the clock
 	 */
-	record Services(WebhookSender sender, SnapshotDocuments documents, DeliveryStates states, WebhookStore webhooks,
-			AttemptLog attempts, WebhookProperties properties, WebhookMetrics metrics, Clock clock,
-			EventTracing tracing) {
+	record Services(WebhookSender sender, SnapshotDocuments documents, DeliveryStates states, DeliveryCommits commits,
+			WebhookStore webhooks, AttemptLog attempts, WebhookProperties properties, WebhookMetrics metrics,
+			Clock clock, EventTracing tracing) {
 	}
 
 }

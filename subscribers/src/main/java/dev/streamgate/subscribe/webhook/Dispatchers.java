@@ -67,6 +67,7 @@ public class Dispatchers implements SmartLifecycle {
 
 	@Override
 	public synchronized void start() {
+		this.services.commits().start();
 		this.membership = new OnDemandMembership(this.leases, "webhooks", this::reconcile, LINGER);
 		this.changes = Flux
 			.merge(this.topics.changes().map((change) -> 0L), this.services.webhooks().changes().map((id) -> 0L),
@@ -90,6 +91,8 @@ public class Dispatchers implements SmartLifecycle {
 		if (leaving != null) {
 			leaving.close();
 		}
+		// The states the retired dispatchers reached, before the node's Kafka clients go.
+		this.services.commits().stop();
 	}
 
 	@Override

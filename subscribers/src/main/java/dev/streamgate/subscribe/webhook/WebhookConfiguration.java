@@ -46,7 +46,8 @@ public class WebhookConfiguration {
 			WebhookSender webhookSender, WebhookProperties properties, MeterRegistry meters,
 			ObjectProvider<EventTracing> tracing) {
 		Dispatcher.Services services = new Dispatcher.Services(webhookSender, snapshotDocuments, deliveryStates,
-				webhookStore, attemptLog, properties, new WebhookMetrics(meters, webhookStore), Clock.systemUTC(),
+				new DeliveryCommits(deliveryStates), webhookStore, attemptLog, properties,
+				new WebhookMetrics(meters, webhookStore), Clock.systemUTC(),
 				tracing.getIfAvailable(() -> EventTracing.NONE));
 		return new Dispatchers(topicStore, leases, new TopicFeeds(topicFollowers), services);
 	}

@@ -67,6 +67,8 @@ class DispatcherTests {
 
 	private final MemoryAttemptLog attempts = new MemoryAttemptLog();
 
+	private final DeliveryCommits commits = new DeliveryCommits(this.states);
+
 	private final ScriptedEndpoint endpoint = new ScriptedEndpoint();
 
 	private final Webhook webhook = new Webhook("wh_1", "orders", "http://127.0.0.1:9/hook", SubscriptionMode.EVENT,
@@ -80,6 +82,7 @@ class DispatcherTests {
 		if (this.dispatcher != null) {
 			this.dispatcher.stop(false);
 		}
+		this.commits.stop();
 		VirtualTimeScheduler.reset();
 	}
 
@@ -94,8 +97,10 @@ class DispatcherTests {
 				new FollowProperties(100, DataSize.ofMegabytes(1), Duration.ofSeconds(30)), new MemoryBudget(1 << 20),
 				meters);
 		TopicFeed feed = new TopicFeeds(followers).acquire(this.topic);
-		Dispatcher.Services services = new Dispatcher.Services(this.endpoint, documents, this.states, this.webhooks,
-				this.attempts, properties, new WebhookMetrics(meters, this.webhooks), this.clock, EventTracing.NONE);
+		this.commits.start();
+		Dispatcher.Services services = new Dispatcher.Services(this.endpoint, documents, this.states, this.commits,
+				this.webhooks, this.attempts, properties, new WebhookMetrics(meters, this.webhooks), this.clock,
+				EventTracing.NONE);
 		this.dispatcher = new Dispatcher(this.webhook, this.topic, DeliveryState.start(this.webhook), feed, services);
 		this.dispatcher.start();
 		return this.dispatcher;
