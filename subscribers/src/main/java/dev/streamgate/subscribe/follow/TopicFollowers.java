@@ -66,6 +66,8 @@ public final class TopicFollowers implements SmartLifecycle {
 
 	private Disposable reaper;
 
+	private Disposable rechecks;
+
 	private volatile boolean running;
 
 	public TopicFollowers(EventLog log, EventTail tail, SnapshotDocuments documents, TopicStore topics,
@@ -236,6 +238,9 @@ public final class TopicFollowers implements SmartLifecycle {
 		this.reaper = Flux.interval(this.properties.linger(), Schedulers.parallel())
 			.onBackpressureDrop()
 			.subscribe((tick) -> reapIdle());
+		this.rechecks = Flux.interval(TopicFollower.RECHECK, Schedulers.parallel())
+			.onBackpressureDrop()
+			.subscribe((tick) -> this.followers.values().forEach(TopicFollower::recheck));
 	}
 
 	/**
@@ -257,6 +262,7 @@ public final class TopicFollowers implements SmartLifecycle {
 	public void stop() {
 		this.running = false;
 		this.reaper.dispose();
+		this.rechecks.dispose();
 		this.changes.dispose();
 		this.followers.values().forEach((follower) -> end(follower, false));
 	}

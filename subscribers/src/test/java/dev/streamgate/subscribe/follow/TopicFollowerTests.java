@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
@@ -79,6 +80,49 @@ class TopicFollowerTests {
 			.then(() -> this.feed.onEvent(event(5)))
 			.expectComplete()
 			.verify(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void aWaiterWokenByNothingLooksAgainAtTheSecondRecheckAndSetsNoTimerOfItsOwn() {
+		this.feed.onStart(Cursor.of(4));
+		StepVerifier.withVirtualTime(() -> this.feed.waitForMore(Cursor.of(4)))
+			.expectSubscription()
+			// No timer of its own: an hour passes and nothing wakes it.
+			.expectNoEvent(Duration.ofHours(1))
+			// It began to wait after the last recheck: the next one leaves it waiting...
+			.then(this.feed::recheck)
+			.expectNoEvent(Duration.ofSeconds(1))
+			// ...and the one after wakes it.
+			.then(this.feed::recheck)
+			.expectComplete()
+			.verify(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void anEventWakesTheWaitersOfBothGenerations() {
+		this.feed.onStart(Cursor.of(4));
+		CompletableFuture<Void> longer = this.feed.waitForMore(Cursor.of(4)).toFuture();
+		this.feed.recheck();
+		CompletableFuture<Void> newer = this.feed.waitForMore(Cursor.of(4)).toFuture();
+		assertThat(longer).isNotDone();
+		this.feed.onEvent(event(5));
+		assertThat(longer).succeedsWithin(Duration.ofSeconds(2));
+		assertThat(newer).succeedsWithin(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void aCancelledWaiterIsForgottenByTheRechecks() {
+		this.feed.onStart(Cursor.of(4));
+		List<Boolean> woken = new ArrayList<>();
+		Disposable cancelled = this.feed.waitForMore(Cursor.of(4)).subscribe(null, null, () -> woken.add(true));
+		this.feed.recheck();
+		cancelled.dispose();
+		StepVerifier.create(this.feed.waitForMore(Cursor.of(4)))
+			.then(this.feed::recheck)
+			.then(this.feed::recheck)
+			.expectComplete()
+			.verify(Duration.ofSeconds(2));
+		assertThat(woken).isEmpty();
 	}
 
 	@Test
