@@ -188,6 +188,20 @@ final class BenchEnvironment implements AutoCloseable {
 	 * @param name the Prometheus name, e.g. {@code streamgate_ingest_in_flight_bytes}
 	 */
 	double metric(String name) {
+		return sum(name, "", Double.NaN);
+	}
+
+	/**
+	 * A counter's series that carry a label, added up; a counter no event has made yet
+	 * has no series and counts zero. NaN when the gateway cannot be read.
+	 * @param name the Prometheus name, e.g. {@code streamgate_webhook_deliveries_total}
+	 * @param label a label as Prometheus writes it, e.g. {@code outcome="retrying"}
+	 */
+	double count(String name, String label) {
+		return sum(name, label, 0);
+	}
+
+	private double sum(String name, String label, double none) {
 		// The filter takes a family's name: a counter's samples add _total to it.
 		String family = name.endsWith("_total") ? name.substring(0, name.length() - "_total".length()) : name;
 		HttpRequest request = HttpRequest
@@ -198,9 +212,10 @@ final class BenchEnvironment implements AutoCloseable {
 			String body = this.http.send(request, HttpResponse.BodyHandlers.ofString()).body();
 			return body.lines()
 				.filter((line) -> line.startsWith(name + " ") || line.startsWith(name + "{"))
+				.filter((line) -> line.contains(label))
 				.mapToDouble((line) -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
 				.reduce(Double::sum)
-				.orElse(Double.NaN);
+				.orElse(none);
 		}
 		catch (IOException | RuntimeException ex) {
 			return Double.NaN;

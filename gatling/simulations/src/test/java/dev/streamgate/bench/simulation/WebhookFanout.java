@@ -48,6 +48,9 @@ import static io.gatling.javaapi.http.HttpDsl.status;
  * {@code streamgate_ingest_in_flight_bytes} is read every 250 ms: the most seen is
  * {@code peakInFlightMB} (how close the ingest came to its bound), and
  * {@code refusedPublishes} is the gateway's count of 503 {@code overloaded} answers.
+ * {@code failedAttempts} counts the delivery attempts that got no 2xx (a timeout, an
+ * error): each sends its webhook into the retry schedule (5 s, then 5 min), so a webhook
+ * minutes behind was waiting to retry rather than slow.
  */
 public class WebhookFanout extends Simulation {
 
@@ -211,6 +214,9 @@ public class WebhookFanout extends Simulation {
 			settings.put("peakInFlightMB", Math.round(this.peakInFlight.get() / 100_000.0) / 10.0);
 			double refused = this.environment.metric("streamgate_ingest_overloaded_total");
 			settings.put("refusedPublishes", Double.isNaN(refused) ? "unknown" : (Object) (long) refused);
+			double failed = this.environment.count("streamgate_webhook_deliveries_total", "outcome=\"retrying\"")
+					+ this.environment.count("streamgate_webhook_deliveries_total", "outcome=\"failed\"");
+			settings.put("failedAttempts", Double.isNaN(failed) ? "unknown" : (Object) (long) failed);
 			Map<String, Object> results = this.measurement.results(settings);
 			Measurement.report("WebhookFanout", results);
 			if (this.row != null) {
