@@ -283,6 +283,14 @@ public final class TopicFollower implements EventTail.Listener {
 	}
 
 	/**
+	 * How many readers wait for an event, of both generations.
+	 * @return the count
+	 */
+	synchronized int waiters() {
+		return this.waiting.size() + this.waitedLong.size();
+	}
+
+	/**
 	 * Wakes the readers that have waited through the previous recheck as well, woken by
 	 * nothing: so each looks again between one and two intervals after it began to wait.
 	 * The node calls this for all its followers once per {@link #RECHECK}, in place of a

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -188,20 +189,20 @@ final class BenchEnvironment implements AutoCloseable {
 	 * @param name the Prometheus name, e.g. {@code streamgate_ingest_in_flight_bytes}
 	 */
 	double metric(String name) {
-		return sum(name, "", Double.NaN);
+		return sum(name, new String[] { "" }, Double.NaN);
 	}
 
 	/**
-	 * A counter's series that carry a label, added up; a counter no event has made yet
-	 * has no series and counts zero. NaN when the gateway cannot be read.
+	 * A counter's series that carry one of some labels, added up; a counter no event has
+	 * made yet has no series and counts zero. NaN when the gateway cannot be read.
 	 * @param name the Prometheus name, e.g. {@code streamgate_webhook_deliveries_total}
-	 * @param label a label as Prometheus writes it, e.g. {@code outcome="retrying"}
+	 * @param labels labels as Prometheus writes them, e.g. {@code outcome="retrying"}
 	 */
-	double count(String name, String label) {
-		return sum(name, label, 0);
+	double count(String name, String... labels) {
+		return sum(name, labels, 0);
 	}
 
-	private double sum(String name, String label, double none) {
+	private double sum(String name, String[] labels, double none) {
 		// The filter takes a family's name: a counter's samples add _total to it.
 		String family = name.endsWith("_total") ? name.substring(0, name.length() - "_total".length()) : name;
 		HttpRequest request = HttpRequest
@@ -212,7 +213,7 @@ final class BenchEnvironment implements AutoCloseable {
 			String body = this.http.send(request, HttpResponse.BodyHandlers.ofString()).body();
 			return body.lines()
 				.filter((line) -> line.startsWith(name + " ") || line.startsWith(name + "{"))
-				.filter((line) -> line.contains(label))
+				.filter((line) -> Arrays.stream(labels).anyMatch(line::contains))
 				.mapToDouble((line) -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
 				.reduce(Double::sum)
 				.orElse(none);

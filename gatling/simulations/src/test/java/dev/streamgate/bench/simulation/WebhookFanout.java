@@ -214,8 +214,8 @@ public class WebhookFanout extends Simulation {
 			settings.put("peakInFlightMB", Math.round(this.peakInFlight.get() / 100_000.0) / 10.0);
 			double refused = this.environment.metric("streamgate_ingest_overloaded_total");
 			settings.put("refusedPublishes", Double.isNaN(refused) ? "unknown" : (Object) (long) refused);
-			double failed = this.environment.count("streamgate_webhook_deliveries_total", "outcome=\"retrying\"")
-					+ this.environment.count("streamgate_webhook_deliveries_total", "outcome=\"failed\"");
+			double failed = this.environment.count("streamgate_webhook_deliveries_total", "outcome=\"retrying\"",
+					"outcome=\"failed\"");
 			settings.put("failedAttempts", Double.isNaN(failed) ? "unknown" : (Object) (long) failed);
 			Map<String, Object> results = this.measurement.results(settings);
 			Measurement.report("WebhookFanout", results);
