@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -148,15 +149,14 @@ public final class BrokerProcess implements AutoCloseable {
 	 * Starts the broker (again) on the same port and storage.
 	 */
 	public synchronized void restart() {
-		List<String> command = new java.util.ArrayList<>(
-				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-cp",
-						System.getProperty("java.class.path"), BrokerProcess.class.getName(), this.dataDir.toString(),
-						Integer.toString(this.port), Integer.toString(this.saslPort)));
-		command.addAll(this.saslUser);
+		List<String> arguments = new ArrayList<>(
+				List.of(this.dataDir.toString(), Integer.toString(this.port), Integer.toString(this.saslPort)));
+		arguments.addAll(this.saslUser);
 		if (this.certificate != null) {
-			command.addAll(List.of(Integer.toString(this.sslPort), Integer.toString(this.saslSslPort),
+			arguments.addAll(List.of(Integer.toString(this.sslPort), Integer.toString(this.saslSslPort),
 					this.certificate.keyStore().toString(), this.certificate.password()));
 		}
+		List<String> command = JavaCommand.of(List.of("-Xmx512m"), BrokerProcess.class, arguments);
 		try {
 			this.process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.output.toFile()))

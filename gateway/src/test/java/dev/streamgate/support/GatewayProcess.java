@@ -62,10 +62,9 @@ public final class GatewayProcess implements AutoCloseable, JsonRequests {
 	 * @return the ready gateway
 	 */
 	public static GatewayProcess startReady(Path output, int port, String... args) {
-		List<String> command = new ArrayList<>(List.of(
-				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-				System.getProperty("java.class.path"), StreamgateApplication.class.getName(), "--server.port=" + port));
-		command.addAll(List.of(args));
+		List<String> arguments = new ArrayList<>(List.of("--server.port=" + port));
+		arguments.addAll(List.of(args));
+		List<String> command = JavaCommand.of(List.of(), StreamgateApplication.class, arguments);
 		try {
 			Process process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()))
