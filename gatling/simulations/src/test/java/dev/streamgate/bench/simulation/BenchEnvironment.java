@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * used instead (its {@code gateway.pid}, if given, is measured).
  * <p>
  * Knobs: {@code gateway.url}, {@code gateway.pid}, {@code gateway.jar}
- * ({@code gateway/target/streamgate.jar}), {@code gateway.java-opts},
+ * ({@code gateway/target/streamgate.jar}), {@code gateway.java-home} (the JDK or JRE that
+ * runs the gateway, by default the load generator's), {@code gateway.java-opts},
  * {@code gateway.args} (more {@code --key=value} arguments), {@code via} ({@code direct}
  * or {@code nginx}).
  */
@@ -112,7 +113,8 @@ final class BenchEnvironment implements AutoCloseable {
 			throw new IllegalStateException(jar + " is missing: build it with ./mvnw -DskipTests package");
 		}
 		List<String> command = new ArrayList<>();
-		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		command
+			.add(Path.of(Knobs.text("gateway.java-home", System.getProperty("java.home")), "bin", "java").toString());
 		// The options the gateway runs with (gateway/jvm.options); the knob's come after
 		// and win.
 		command.add("@" + ROOT.resolve("gateway/jvm.options"));
