@@ -1,6 +1,5 @@
 package dev.streamgate.publish.poller;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -167,17 +166,16 @@ final class SourceClient implements Source {
 			if (declared > maxBody) {
 				return Mono.error(tooLarge(declared + " bytes", maxBody));
 			}
-			ByteArrayOutputStream collected = new ByteArrayOutputStream();
-			return body.asByteArray().<byte[]>handle((chunk, sink) -> {
-				if (collected.size() + chunk.length > maxBody) {
+			BodyBuffer collected = new BodyBuffer(declared, maxBody);
+			// Each network buffer is read as it comes; Reactor Netty releases it after.
+			return body.<Void>handle((chunk, sink) -> {
+				if (!collected.add(chunk)) {
 					sink.error(tooLarge("more than " + maxBody + " bytes", maxBody));
-					return;
 				}
-				collected.writeBytes(chunk);
 			})
-				.then(Mono.fromSupplier(
-						() -> Step.done(Fetch.page(collected.toByteArray(), validators(response.responseHeaders()),
-								String.join(", ", response.responseHeaders().getAll("Link"))))));
+				.then(Mono
+					.fromSupplier(() -> Step.done(Fetch.page(collected.bytes(), validators(response.responseHeaders()),
+							String.join(", ", response.responseHeaders().getAll("Link"))))));
 		})
 			.single()
 			.flatMap((step) -> (step.redirect() != null)
