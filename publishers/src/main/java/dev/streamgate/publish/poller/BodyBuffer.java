@@ -7,9 +7,10 @@ import io.netty.buffer.ByteBuf;
 /**
  * A source's answer as it arrives, read straight from the network's buffers into one
  * array, up to a limit. When the answer declares its length the array is made that long
- * at once and handed on as it is. Reading each network buffer into an array of its own,
- * then into a growing stream, then copying the stream out made about 230 KB of garbage of
- * a 50 KB answer (sse-2 in docs/benchmarks.md: 500 answers a second).
+ * at once and handed on as it is; a compressed answer declares its compressed length, and
+ * the array grows from there. Reading each network buffer into an array of its own, then
+ * into a growing stream, then copying the stream out made about 230 KB of garbage of a 50
+ * KB answer (sse-2 in docs/benchmarks.md: 500 answers a second).
  */
 final class BodyBuffer {
 
