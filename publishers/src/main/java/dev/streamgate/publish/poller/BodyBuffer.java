@@ -17,6 +17,9 @@ final class BodyBuffer {
 	/** The first capacity when the answer does not declare its length. */
 	private static final int UNDECLARED = 8192;
 
+	/** The longest array the JVM makes. */
+	private static final int LONGEST = Integer.MAX_VALUE - 8;
+
 	private final long limit;
 
 	private byte[] bytes;
@@ -26,12 +29,11 @@ final class BodyBuffer {
 	/**
 	 * An empty body.
 	 * @param declared the length the answer declares, or a negative number
-	 * @param limit the most bytes taken
+	 * @param limit the most bytes taken (at most the longest array the JVM makes)
 	 */
 	BodyBuffer(long declared, long limit) {
-		this.limit = limit;
-		this.bytes = new byte[(int) Math.min(Math.min((declared >= 0) ? declared : UNDECLARED, limit),
-				Integer.MAX_VALUE - 8)];
+		this.limit = Math.min(limit, LONGEST);
+		this.bytes = new byte[(int) Math.min((declared >= 0) ? declared : UNDECLARED, this.limit)];
 	}
 
 	/**

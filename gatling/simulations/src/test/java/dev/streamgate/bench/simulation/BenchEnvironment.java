@@ -112,9 +112,9 @@ final class BenchEnvironment implements AutoCloseable {
 		if (!Files.isRegularFile(Path.of(jar))) {
 			throw new IllegalStateException(jar + " is missing: build it with ./mvnw -DskipTests package");
 		}
+		String javaHome = Knobs.text("gateway.java-home", System.getProperty("java.home"));
 		List<String> command = new ArrayList<>();
-		command
-			.add(Path.of(Knobs.text("gateway.java-home", System.getProperty("java.home")), "bin", "java").toString());
+		command.add(Path.of(javaHome, "bin", "java").toString());
 		// The options the gateway runs with (gateway/jvm.options); the knob's come after
 		// and win.
 		command.add("@" + ROOT.resolve("gateway/jvm.options"));
