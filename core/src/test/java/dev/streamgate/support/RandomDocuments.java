@@ -36,6 +36,44 @@ public final class RandomDocuments {
 	}
 
 	/**
+	 * A document as polled APIs answer them: an object with a list of records (objects of
+	 * the same names in the same order), whose values are integers of all sizes, text,
+	 * decimals, booleans and nulls, nested lists of records, or a mix.
+	 * @param rows how many records
+	 * @return the document
+	 */
+	public JsonStructure records(int rows) {
+		return Json.createObjectBuilder()
+			.add("generatedAt", this.random.nextLong())
+			.add("items", recordList(rows, 0))
+			.build();
+	}
+
+	private JsonArray recordList(int rows, int depth) {
+		int columns = 1 + this.random.nextInt(5);
+		int[] kinds = new int[columns];
+		for (int column = 0; column < columns; column++) {
+			kinds[column] = this.random.nextInt((depth > 0) ? 6 : 7);
+		}
+		JsonArrayBuilder list = Json.createArrayBuilder();
+		for (int row = 0; row < rows; row++) {
+			JsonObjectBuilder record = Json.createObjectBuilder().add("id", row);
+			for (int column = 1; column < columns; column++) {
+				record.add(KEYS[column], switch (kinds[column]) {
+					case 0, 1 -> integer();
+					case 2 -> Json.createValue("name" + this.random.nextInt(100));
+					case 3 -> Json.createValue(new BigDecimal(this.random.nextInt(100000)).movePointLeft(2));
+					case 4 -> (this.random.nextInt(3) == 0) ? JsonValue.NULL : JsonValue.TRUE;
+					case 5 -> randomValue(depth + 1);
+					default -> recordList(this.random.nextInt(6), depth + 1);
+				});
+			}
+			list.add(record);
+		}
+		return list.build();
+	}
+
+	/**
 	 * A copy of a document with about a fifth of its parts changed.
 	 * @param document the document
 	 * @return the changed copy

@@ -57,6 +57,15 @@ final class CompactObject implements JsonObject {
 		return this.shape;
 	}
 
+	/**
+	 * A value by position.
+	 * @param index the position of its name in the shape
+	 * @return the value
+	 */
+	JsonValue value(int index) {
+		return this.values[index];
+	}
+
 	@Override
 	public ValueType getValueType() {
 		return ValueType.OBJECT;
@@ -257,12 +266,12 @@ final class CompactObject implements JsonObject {
 		if (value == null) {
 			throw new NullPointerException("no member " + name);
 		}
-		return CompactArray.bool(value);
+		return AbstractJsonArray.bool(value);
 	}
 
 	@Override
 	public boolean getBoolean(String name, boolean defaultValue) {
-		return CompactArray.bool(get(name), defaultValue);
+		return AbstractJsonArray.bool(get(name), defaultValue);
 	}
 
 	@Override

@@ -29,8 +29,9 @@ import tools.jackson.core.json.JsonFactory;
 /**
  * JSON documents and RFC 6902 JSON Patch between them, with Jakarta JSON-P values, read
  * and written by Jackson's streaming parser and generator. What is read is compact
- * ({@link CompactObject}, {@link CompactArray}, {@link CompactNumber}); patches, pointers
- * and whatever they build are Eclipse Parsson's, and the two mix freely.
+ * ({@link CompactObject}, {@link CompactArray}, {@link CompactTable} for arrays of like
+ * objects, {@link CompactNumber}); patches, pointers and whatever they build are Eclipse
+ * Parsson's, and the two mix freely.
  * <p>
  * Documents are immutable, so one instance can be shared by every thread that streams it.
  * Numbers keep their exact decimal value, and duplicate object keys are refused.
@@ -156,7 +157,7 @@ public final class JsonPatches {
 		int[] changed = new int[Math.max(0, Math.min(common, maxChanges - changes + 1))];
 		int count = 0;
 		for (int i = 0; i < common && changes <= maxChanges; i++) {
-			if (!before.get(i).equals(after.get(i))) {
+			if (!equalAt(before, after, i)) {
 				changes++;
 				if (count < changed.length) {
 					changed[count++] = i;
@@ -178,6 +179,17 @@ public final class JsonPatches {
 		for (int i = before.size() - 1; i >= common; i--) {
 			patch.add(operation("remove", path + "/" + i, null));
 		}
+	}
+
+	/**
+	 * Whether two arrays have equal elements at an index; two tables of the same names
+	 * compare their columns without making the elements.
+	 */
+	private static boolean equalAt(JsonArray before, JsonArray after, int index) {
+		if (before instanceof CompactTable from && after instanceof CompactTable to && from.sameNames(to)) {
+			return from.equalAt(index, to);
+		}
+		return before.get(index).equals(after.get(index));
 	}
 
 	private static JsonObjectBuilder operation(String op, String path, JsonValue value) {
@@ -261,7 +273,7 @@ public final class JsonPatches {
 	/**
 	 * Objects and arrays are compact (under a third of Parsson's heap for arrays of small
 	 * objects; see {@link CompactObject}), their names shared by shape within the
-	 * document.
+	 * document; an array of like objects is kept by column ({@link CompactTable}).
 	 */
 	private static JsonValue value(JsonParser parser, JsonToken token, CompactObject.Shapes shapes, int depth) {
 		return switch (token) {
@@ -271,7 +283,7 @@ public final class JsonPatches {
 				for (JsonToken next = parser.nextToken(); next != JsonToken.END_ARRAY; next = parser.nextToken()) {
 					values.add(value(parser, next, shapes, depth + 1));
 				}
-				yield new CompactArray(values);
+				yield CompactArray.of(values);
 			}
 			case VALUE_STRING -> JSON.createValue(parser.getString());
 			// Numbers keep their exact decimal value, as Parsson's reader keeps them.
@@ -329,6 +341,15 @@ public final class JsonPatches {
 	private static JsonNumber number(int value) {
 		return (value >= SMALL_MIN && value < SMALL_MIN + SMALL.length) ? SMALL[value - SMALL_MIN]
 				: CompactNumber.of(value);
+	}
+
+	/**
+	 * An integer as the reader makes it: small ones shared, the others compact.
+	 * @param value the integer
+	 * @return its JSON number
+	 */
+	static JsonNumber integer(long value) {
+		return (value == (int) value) ? number((int) value) : CompactNumber.of(value);
 	}
 
 	/**
@@ -392,8 +413,13 @@ public final class JsonPatches {
 			}
 			case ARRAY -> {
 				generator.writeStartArray();
-				for (JsonValue element : value.asJsonArray()) {
-					write(generator, element);
+				if (value instanceof CompactTable table) {
+					table.writeElements(generator, JsonPatches::write);
+				}
+				else {
+					for (JsonValue element : value.asJsonArray()) {
+						write(generator, element);
+					}
 				}
 				generator.writeEndArray();
 			}

@@ -227,7 +227,7 @@ final class PatchApplier {
 			for (Object element : array.elements) {
 				values.add(freeze(element));
 			}
-			return new CompactArray(values);
+			return CompactArray.of(values);
 		}
 		return (JsonValue) value;
 	}
