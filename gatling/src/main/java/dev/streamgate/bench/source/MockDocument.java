@@ -24,11 +24,14 @@ public final class MockDocument {
 	private static final int KEPT_VERSIONS = 256;
 
 	/**
-	 * At most this much of a document's history is kept: 250 documents of 50 KB changing
-	 * twice a second filled the load generator's heap in four minutes with 256 versions
-	 * each.
+	 * At most this much of a document's history is kept (but at least 8 versions): 250
+	 * documents of 50 KB changing twice a second filled the load generator's heap in four
+	 * minutes with 256 versions each. At 2 MiB (40 versions, 20 s of sse-2's history) the
+	 * versions outlived the load generator's young collections, which copied them, then
+	 * promoted them: its young pauses of 100-200 ms were most of sse-2's p99 once the
+	 * gateway's were 25-40 ms (docs/benchmarks.md).
 	 */
-	private static final int KEPT_BYTES = 2 * 1024 * 1024;
+	private static final int KEPT_BYTES = 256 * 1024;
 
 	private static final int KEPT_REQUESTS = 1024;
 
