@@ -38,17 +38,8 @@ class CompactJsonTests {
 		JsonStructure parsson = documents.document(seed % 2 == 0);
 		for (int step = 0; step < 20; step++) {
 			JsonStructure next = documents.mutate(parsson);
-			JsonStructure compact = read(parsson);
-			JsonStructure compactNext = read(next);
-			assertThat(compact).isInstanceOfAny(CompactObject.class, CompactArray.class);
-			assertThat(compact).isEqualTo(parsson).hasSameHashCodeAs(parsson);
-			assertThat(parsson).isEqualTo(compact);
-			assertThat(compact).isEqualTo(read(parsson)).hasSameHashCodeAs(read(parsson));
-			assertThat(compact.equals(compactNext)).isEqualTo(parsson.equals(next));
-			assertThat(compact.toString()).isEqualTo(parsson.toString());
-			JsonArray patch = JsonPatches.diff(compact, compactNext);
-			assertThat(patch).isEqualTo(JsonPatches.diff(parsson, next));
-			assertThat(JsonPatches.apply(compact, patch)).isEqualTo(next);
+			assertThat(readsDiffsAndPatchesAsParsson(parsson, next)).isInstanceOfAny(CompactObject.class,
+					CompactArray.class);
 			parsson = next;
 		}
 	}
@@ -243,6 +234,27 @@ class CompactJsonTests {
 			.isEqualTo(parsson("{\"items\":[0,{\"id\":2,\"value\":20}]}"));
 		assertThat(List.copyOf(document.asJsonObject().getJsonArray("items")))
 			.isEqualTo(parsson("[{\"id\":1,\"value\":10},{\"id\":2,\"value\":20}]"));
+	}
+
+	/**
+	 * Reads two versions of a document and checks them against Parsson's: equality both
+	 * ways, hash code, writing, the diff between them, and applying it.
+	 * @param parsson a version, as Parsson's values
+	 * @param next the next version, as Parsson's values
+	 * @return the first version as read
+	 */
+	static JsonStructure readsDiffsAndPatchesAsParsson(JsonStructure parsson, JsonStructure next) {
+		JsonStructure compact = read(parsson);
+		JsonStructure compactNext = read(next);
+		assertThat(compact).isEqualTo(parsson).hasSameHashCodeAs(parsson);
+		assertThat(parsson).isEqualTo(compact);
+		assertThat(compact).isEqualTo(read(parsson)).hasSameHashCodeAs(read(parsson));
+		assertThat(compact.equals(compactNext)).isEqualTo(parsson.equals(next));
+		assertThat(compact.toString()).isEqualTo(parsson.toString());
+		JsonArray patch = JsonPatches.diff(compact, compactNext);
+		assertThat(patch).isEqualTo(JsonPatches.diff(parsson, next));
+		assertThat(JsonPatches.apply(compact, patch)).isEqualTo(next).hasSameHashCodeAs(next);
+		return compact;
 	}
 
 	private static JsonStructure read(JsonStructure document) {
