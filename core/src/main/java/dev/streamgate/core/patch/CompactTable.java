@@ -170,20 +170,6 @@ final class CompactTable extends AbstractJsonArray {
 		return true;
 	}
 
-	@Override
-	public int hashCode() {
-		// What List.hashCode is, without making the elements.
-		int hash = 1;
-		for (int row = 0; row < this.size; row++) {
-			int element = 0;
-			for (int column = 0; column < this.columns.length; column++) {
-				element += this.shape.name(column).hashCode() ^ value(column, row).hashCode();
-			}
-			hash = 31 * hash + element;
-		}
-		return hash;
-	}
-
 	/**
 	 * Writes the elements (not the brackets around them) without making them.
 	 * @param generator where to

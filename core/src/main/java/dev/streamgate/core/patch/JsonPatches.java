@@ -155,9 +155,14 @@ public final class JsonPatches {
 		int changes = Math.abs(before.size() - after.size());
 		// The indexes of the elements that differ, so that equal ones are compared once.
 		int[] changed = new int[Math.max(0, Math.min(common, maxChanges - changes + 1))];
+		// Two tables of the same names compare their columns without making the elements.
+		CompactTable table = (before instanceof CompactTable from && after instanceof CompactTable to
+				&& from.sameNames(to)) ? from : null;
 		int count = 0;
 		for (int i = 0; i < common && changes <= maxChanges; i++) {
-			if (!equalAt(before, after, i)) {
+			boolean equal = (table != null) ? table.equalAt(i, (CompactTable) after)
+					: before.get(i).equals(after.get(i));
+			if (!equal) {
 				changes++;
 				if (count < changed.length) {
 					changed[count++] = i;
@@ -179,17 +184,6 @@ public final class JsonPatches {
 		for (int i = before.size() - 1; i >= common; i--) {
 			patch.add(operation("remove", path + "/" + i, null));
 		}
-	}
-
-	/**
-	 * Whether two arrays have equal elements at an index; two tables of the same names
-	 * compare their columns without making the elements.
-	 */
-	private static boolean equalAt(JsonArray before, JsonArray after, int index) {
-		if (before instanceof CompactTable from && after instanceof CompactTable to && from.sameNames(to)) {
-			return from.equalAt(index, to);
-		}
-		return before.get(index).equals(after.get(index));
 	}
 
 	private static JsonObjectBuilder operation(String op, String path, JsonValue value) {
