@@ -23,7 +23,8 @@ import dev.streamgate.core.patch.JsonPatches;
  * full collections divided by COUNT; read as streamgate reads them (JsonPatches.read) and as it read
  * them before compact values (Jackson's parser into Parsson's builders). Then the time reading such
  * a document takes, on one thread, and diffing, writing and applying the patch to its next version
- * (a fifth of its values renewed, as the mock source renews them).
+ * (a fifth of its values renewed, as the mock source renews them), and the patch written as it is
+ * found (JsonPatches.writeDiff, what a poller publishes).
  */
 public class DocumentHeap {
 
@@ -47,6 +48,8 @@ public class DocumentHeap {
 				JsonPatches.write(patch).length);
 		time("diff (JsonPatches.diff)", () -> JsonPatches.diff(from, to));
 		time("write the patch", () -> JsonPatches.write(patch));
+		// What a poller does since 2026-12-03 (thirty-fourth session): the patch written as it is found.
+		time("diff written (writeDiff)", () -> JsonPatches.writeDiff(from, to));
 		time("apply (JsonPatches.apply)", () -> JsonPatches.apply(from, patch));
 		time("apply (Parsson's JsonPatch)", () -> PARSSON.createPatch(patch).apply(from));
 	}

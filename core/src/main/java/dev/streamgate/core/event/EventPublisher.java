@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
-import jakarta.json.JsonArray;
 import jakarta.json.JsonStructure;
 import jakarta.json.JsonValue;
 import org.apache.commons.logging.Log;
@@ -248,10 +247,8 @@ public class EventPublisher {
 				changes.add(new PublishedChanges.Change(EventType.SNAPSHOT, JsonPatches.write(next), next));
 			}
 			else {
-				JsonArray patch = JsonPatches.diff(previous, next);
-				if (!patch.isEmpty()) {
-					changes.add(new PublishedChanges.Change(EventType.PATCH, JsonPatches.write(patch), next));
-				}
+				JsonPatches.writeDiff(previous, next)
+					.ifPresent((patch) -> changes.add(new PublishedChanges.Change(EventType.PATCH, patch, next)));
 			}
 			previous = next;
 		}

@@ -1,10 +1,12 @@
 package dev.streamgate.core.patch;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.BiConsumer;
 
+import jakarta.json.JsonArray;
 import jakarta.json.JsonValue;
 import tools.jackson.core.JsonGenerator;
 
@@ -85,6 +87,127 @@ final class CompactTable extends AbstractJsonArray {
 		return integers;
 	}
 
+	/**
+	 * The elements of an array being read: from the first object on, each object of the
+	 * first one's names in the same order goes straight into the columns, its integers
+	 * kept as they are read, never made into values.
+	 */
+	static final class Rows {
+
+		private final CompactObject.Shape shape;
+
+		/** As the table's, with room for more rows. */
+		private final Object[] columns;
+
+		private int size;
+
+		/**
+		 * The rows of an array whose first element is this object.
+		 * @param first an object with at least one name
+		 */
+		Rows(CompactObject first) {
+			this.shape = first.shape();
+			this.columns = new Object[this.shape.size()];
+			Arrays.setAll(this.columns, (column) -> new long[16]);
+			for (int column = 0; column < this.columns.length; column++) {
+				if (first.value(column) instanceof CompactNumber integer) {
+					integer(column, integer.value());
+				}
+				else {
+					value(column, first.value(column));
+				}
+			}
+			add();
+		}
+
+		CompactObject.Shape shape() {
+			return this.shape;
+		}
+
+		/** Makes room for the next row, before any of its values. */
+		void makeRoom() {
+			int capacity = (this.columns[0] instanceof long[] integers) ? integers.length
+					: ((JsonValue[]) this.columns[0]).length;
+			if (this.size == capacity) {
+				for (int column = 0; column < this.columns.length; column++) {
+					this.columns[column] = (this.columns[column] instanceof long[] integers)
+							? Arrays.copyOf(integers, capacity * 2)
+							: Arrays.copyOf((JsonValue[]) this.columns[column], capacity * 2);
+				}
+			}
+		}
+
+		/** The next row's value of a column: an integer. */
+		void integer(int column, long value) {
+			if (this.columns[column] instanceof long[] integers) {
+				integers[this.size] = value;
+			}
+			else {
+				((JsonValue[]) this.columns[column])[this.size] = JsonPatches.integer(value);
+			}
+		}
+
+		/** The next row's value of a column: anything but an integer. */
+		void value(int column, JsonValue value) {
+			if (this.columns[column] instanceof long[] integers) {
+				JsonValue[] values = new JsonValue[integers.length];
+				for (int row = 0; row < this.size; row++) {
+					values[row] = JsonPatches.integer(integers[row]);
+				}
+				this.columns[column] = values;
+			}
+			((JsonValue[]) this.columns[column])[this.size] = value;
+		}
+
+		/** The next row is complete. */
+		void add() {
+			this.size++;
+		}
+
+		/**
+		 * A value of the next row, not complete.
+		 * @param column one the row has a value of
+		 * @return the value as the reader makes it
+		 */
+		JsonValue pending(int column) {
+			return valueAt(this.columns, column, this.size);
+		}
+
+		/**
+		 * The complete rows as objects, to read on as any array.
+		 * @return a list to add more elements to
+		 */
+		List<JsonValue> elements() {
+			List<JsonValue> elements = new ArrayList<>(this.size * 2);
+			for (int row = 0; row < this.size; row++) {
+				JsonValue[] values = new JsonValue[this.columns.length];
+				for (int column = 0; column < values.length; column++) {
+					values[column] = valueAt(this.columns, column, row);
+				}
+				elements.add(CompactObject.of(this.shape, values));
+			}
+			return elements;
+		}
+
+		/**
+		 * The array of the complete rows.
+		 * @return a table, or a {@link CompactArray} when they are fewer than
+		 * {@link #MIN_ROWS}
+		 */
+		JsonArray array() {
+			if (this.size < MIN_ROWS) {
+				return CompactArray.of(elements());
+			}
+			Object[] columns = new Object[this.columns.length];
+			for (int column = 0; column < columns.length; column++) {
+				columns[column] = (this.columns[column] instanceof long[] integers) ? Arrays.copyOf(integers, this.size)
+						: Arrays.copyOf((JsonValue[]) this.columns[column], this.size);
+			}
+			return new CompactTable(this.shape, this.size, columns);
+		}
+
+	}
+
 	@Override
 	public JsonValue get(int index) {
 		Objects.checkIndex(index, this.size);
@@ -95,9 +218,19 @@ final class CompactTable extends AbstractJsonArray {
 		return CompactObject.of(this.shape, values);
 	}
 
-	/** A value as the reader made it: integers as {@link JsonPatches#read} makes them. */
-	private JsonValue value(int column, int row) {
-		Object values = this.columns[column];
+	/**
+	 * A value of an element, without making the element.
+	 * @param column the position of its name
+	 * @param row the element's index
+	 * @return the value as the reader made it: integers as {@link JsonPatches#read} makes
+	 * them
+	 */
+	JsonValue value(int column, int row) {
+		return valueAt(this.columns, column, row);
+	}
+
+	private static JsonValue valueAt(Object[] columns, int column, int row) {
+		Object values = columns[column];
 		return (values instanceof long[] integers) ? JsonPatches.integer(integers[row]) : ((JsonValue[]) values)[row];
 	}
 
@@ -125,16 +258,34 @@ final class CompactTable extends AbstractJsonArray {
 	 */
 	boolean equalAt(int index, CompactTable other) {
 		for (int column = 0; column < this.columns.length; column++) {
-			if (this.columns[column] instanceof long[] mine && other.columns[column] instanceof long[] theirs) {
-				if (mine[index] != theirs[index]) {
-					return false;
-				}
-			}
-			else if (!value(column, index).equals(other.value(column, index))) {
+			if (!equalAt(column, index, other)) {
 				return false;
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * Whether the value of a name at an index equals the other table's, without making
+	 * either element.
+	 * @param column the name's position
+	 * @param index the index, below both sizes
+	 * @param other a table of the same names
+	 * @return true when they are equal
+	 */
+	boolean equalAt(int column, int index, CompactTable other) {
+		if (this.columns[column] instanceof long[] mine && other.columns[column] instanceof long[] theirs) {
+			return mine[index] == theirs[index];
+		}
+		return value(column, index).equals(other.value(column, index));
+	}
+
+	/**
+	 * The names of the elements, in order.
+	 * @return the shape
+	 */
+	CompactObject.Shape shape() {
+		return this.shape;
 	}
 
 	@Override

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.BiFunction;
 
 import jakarta.json.JsonArray;
@@ -88,8 +89,30 @@ public final class JsonPatches {
 	 */
 	public static JsonArray diff(JsonStructure from, JsonStructure to) {
 		JsonArrayBuilder patch = JSON.createArrayBuilder();
-		diff(from, to, "", patch);
+		diff(from, to, "", new Built(patch));
 		return patch.build();
+	}
+
+	/**
+	 * The patch of {@link #diff(JsonStructure, JsonStructure)}, written as
+	 * {@link #write(JsonValue)} writes it but without building it first: what a poller
+	 * publishes (building the operations with Parsson's builders and reading them back
+	 * took a fifth of a poller's CPU in sse-2's profile, docs/benchmarks.md).
+	 * @param from the previous document
+	 * @param to the next document
+	 * @return the patch as UTF-8 JSON, empty when the documents are equal
+	 */
+	public static Optional<byte[]> writeDiff(JsonStructure from, JsonStructure to) {
+		if (from.equals(to)) {
+			return Optional.empty();
+		}
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		try (JsonGenerator generator = STORED.createGenerator(ObjectWriteContext.empty(), out)) {
+			generator.writeStartArray();
+			diff(from, to, "", new Written(generator));
+			generator.writeEndArray();
+		}
+		return Optional.of(out.toByteArray());
 	}
 
 	/**
@@ -102,25 +125,25 @@ public final class JsonPatches {
 	 */
 	public static JsonArray diffValues(JsonValue from, JsonValue to) {
 		JsonArrayBuilder patch = JSON.createArrayBuilder();
-		diff(from, to, "", patch);
+		diff(from, to, "", new Built(patch));
 		return patch.build();
 	}
 
-	private static void diff(JsonValue from, JsonValue to, String path, JsonArrayBuilder patch) {
+	private static void diff(JsonValue from, JsonValue to, String path, Operations patch) {
 		if (from.equals(to)) {
 			return;
 		}
 		if (from instanceof JsonObject before && to instanceof JsonObject after) {
 			for (String key : before.keySet()) {
 				if (!after.containsKey(key)) {
-					patch.add(operation("remove", path + "/" + escape(key), null));
+					patch.add("remove", path + "/" + escape(key), null);
 				}
 			}
 			for (Map.Entry<String, JsonValue> member : after.entrySet()) {
 				String memberPath = path + "/" + escape(member.getKey());
 				JsonValue previous = before.get(member.getKey());
 				if (previous == null) {
-					patch.add(operation("add", memberPath, member.getValue()));
+					patch.add("add", memberPath, member.getValue());
 				}
 				else {
 					diff(previous, member.getValue(), memberPath, patch);
@@ -129,15 +152,12 @@ public final class JsonPatches {
 		}
 		else if (from instanceof JsonArray before && to instanceof JsonArray after) {
 			// Elements changed in place (the usual case for a polled API) are found in
-			// linear
-			// time; the longest common subsequence, whose cost grows with the product of
-			// the
-			// lengths (30-70 ms for 700-1000 objects), only looks for insertions and
-			// removals.
+			// linear time; the longest common subsequence, whose cost grows with the
+			// product of the lengths (30-70 ms for 700-1000 objects), only looks for
+			// insertions and removals.
 			if (before.size() != after.size() && Math.max(before.size(), after.size()) <= LCS_MAX_LENGTH) {
 				for (JsonValue operation : JSON.createDiff(before, after).toJsonArray()) {
-					JsonObject relative = operation.asJsonObject();
-					patch.add(JSON.createObjectBuilder(relative).add("path", path + relative.getString("path")));
+					patch.addUnder(path, operation.asJsonObject());
 				}
 			}
 			else {
@@ -145,11 +165,11 @@ public final class JsonPatches {
 			}
 		}
 		else {
-			patch.add(operation("replace", path, to));
+			patch.add("replace", path, to);
 		}
 	}
 
-	private static void diffByIndex(JsonArray before, JsonArray after, String path, JsonArrayBuilder patch) {
+	private static void diffByIndex(JsonArray before, JsonArray after, String path, Operations patch) {
 		int common = Math.min(before.size(), after.size());
 		int maxChanges = Math.max(before.size(), after.size()) / 2;
 		int changes = Math.abs(before.size() - after.size());
@@ -171,24 +191,110 @@ public final class JsonPatches {
 		}
 		if (changes > maxChanges) {
 			// The operations would be about as large as the array, or larger.
-			patch.add(operation("replace", path, after));
+			patch.add("replace", path, after);
 			return;
 		}
 		for (int k = 0; k < count; k++) {
 			int i = changed[k];
-			diff(before.get(i), after.get(i), path + "/" + i, patch);
+			if (table != null) {
+				diffRow(table, (CompactTable) after, i, path + "/" + i, patch);
+			}
+			else {
+				diff(before.get(i), after.get(i), path + "/" + i, patch);
+			}
 		}
 		for (int i = common; i < after.size(); i++) {
-			patch.add(operation("add", path + "/" + i, after.get(i)));
+			patch.add("add", path + "/" + i, after.get(i));
 		}
 		for (int i = before.size() - 1; i >= common; i--) {
-			patch.add(operation("remove", path + "/" + i, null));
+			patch.add("remove", path + "/" + i, null);
 		}
 	}
 
-	private static JsonObjectBuilder operation(String op, String path, JsonValue value) {
-		JsonObjectBuilder operation = JSON.createObjectBuilder().add("op", op).add("path", path);
-		return (value != null) ? operation.add("value", value) : operation;
+	/**
+	 * The operations that {@code diff(before.get(row), after.get(row))} gives (objects of
+	 * the same names: each value that differs, in the order of the names), found from the
+	 * columns without making the two elements.
+	 */
+	private static void diffRow(CompactTable before, CompactTable after, int row, String path, Operations patch) {
+		CompactObject.Shape names = before.shape();
+		for (int column = 0; column < names.size(); column++) {
+			if (!before.equalAt(column, row, after)) {
+				diff(before.value(column, row), after.value(column, row), path + "/" + escape(names.name(column)),
+						patch);
+			}
+		}
+	}
+
+	/** Where the diff puts its operations, in order. */
+	private interface Operations {
+
+		/**
+		 * An operation.
+		 * @param op its name
+		 * @param path its path
+		 * @param value its value, {@code null} for none
+		 */
+		void add(String op, String path, JsonValue value);
+
+		/**
+		 * An operation of Parsson's diff of an array, its path made relative to the
+		 * array.
+		 * @param path the array's path
+		 * @param operation the operation, its members kept in their order
+		 */
+		void addUnder(String path, JsonObject operation);
+
+	}
+
+	/** Operations built into a patch. */
+	private record Built(JsonArrayBuilder patch) implements Operations {
+
+		@Override
+		public void add(String op, String path, JsonValue value) {
+			JsonObjectBuilder operation = JSON.createObjectBuilder().add("op", op).add("path", path);
+			this.patch.add((value != null) ? operation.add("value", value) : operation);
+		}
+
+		@Override
+		public void addUnder(String path, JsonObject operation) {
+			this.patch.add(JSON.createObjectBuilder(operation).add("path", path + operation.getString("path")));
+		}
+
+	}
+
+	/**
+	 * Operations written as they come, as {@link #write(JsonValue)} writes a built patch.
+	 */
+	private record Written(JsonGenerator generator) implements Operations {
+
+		@Override
+		public void add(String op, String path, JsonValue value) {
+			this.generator.writeStartObject();
+			this.generator.writeStringProperty("op", op);
+			this.generator.writeStringProperty("path", path);
+			if (value != null) {
+				this.generator.writeName("value");
+				write(this.generator, value);
+			}
+			this.generator.writeEndObject();
+		}
+
+		@Override
+		public void addUnder(String path, JsonObject operation) {
+			this.generator.writeStartObject();
+			for (Map.Entry<String, JsonValue> member : operation.entrySet()) {
+				this.generator.writeName(member.getKey());
+				if (member.getKey().equals("path")) {
+					this.generator.writeString(path + operation.getString("path"));
+				}
+				else {
+					write(this.generator, member.getValue());
+				}
+			}
+			this.generator.writeEndObject();
+		}
+
 	}
 
 	private static String escape(String key) {
@@ -272,13 +378,7 @@ public final class JsonPatches {
 	private static JsonValue value(JsonParser parser, JsonToken token, CompactObject.Shapes shapes, int depth) {
 		return switch (token) {
 			case START_OBJECT -> object(parser, shapes, depth);
-			case START_ARRAY -> {
-				List<JsonValue> values = new ArrayList<>();
-				for (JsonToken next = parser.nextToken(); next != JsonToken.END_ARRAY; next = parser.nextToken()) {
-					values.add(value(parser, next, shapes, depth + 1));
-				}
-				yield CompactArray.of(values);
-			}
+			case START_ARRAY -> array(parser, shapes, depth);
 			case VALUE_STRING -> JSON.createValue(parser.getString());
 			// Numbers keep their exact decimal value, as Parsson's reader keeps them.
 			case VALUE_NUMBER_INT -> switch (parser.getNumberType()) {
@@ -295,6 +395,71 @@ public final class JsonPatches {
 	}
 
 	/**
+	 * An array. From the first element on, as long as they are objects of the first one's
+	 * names in the same order (a list of records), the elements are read straight into
+	 * the columns of a {@link CompactTable}, their integers never made into values; at
+	 * the first element that is not, the rows read so far become objects and the array is
+	 * read on as any other.
+	 */
+	private static JsonArray array(JsonParser parser, CompactObject.Shapes shapes, int depth) {
+		List<JsonValue> values = new ArrayList<>();
+		CompactTable.Rows rows = null;
+		for (JsonToken next = parser.nextToken(); next != JsonToken.END_ARRAY; next = parser.nextToken()) {
+			JsonValue unlike = null;
+			if (rows != null) {
+				unlike = (next == JsonToken.START_OBJECT) ? row(parser, shapes, depth + 1, rows)
+						: value(parser, next, shapes, depth + 1);
+				if (unlike == null) {
+					continue;
+				}
+				values = rows.elements();
+				rows = null;
+			}
+			JsonValue value = (unlike != null) ? unlike : value(parser, next, shapes, depth + 1);
+			if (values.isEmpty() && value instanceof CompactObject first && !first.isEmpty()) {
+				rows = new CompactTable.Rows(first);
+			}
+			else {
+				values.add(value);
+			}
+		}
+		return (rows != null) ? rows.array() : CompactArray.of(values);
+	}
+
+	/**
+	 * Reads an object into the next row of a table when it has the table's names in the
+	 * same order.
+	 * @return {@code null} when it had, else the object, read as any other
+	 */
+	private static JsonValue row(JsonParser parser, CompactObject.Shapes shapes, int depth, CompactTable.Rows rows) {
+		CompactObject.Shape shape = rows.shape();
+		rows.makeRoom();
+		int count = 0;
+		JsonToken token = parser.nextToken();
+		while (token == JsonToken.PROPERTY_NAME && count < shape.size()
+				&& shape.name(count).equals(parser.currentName())) {
+			JsonToken value = parser.nextToken();
+			if (value == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() != JsonParser.NumberType.BIG_INTEGER) {
+				rows.integer(count, parser.getLongValue());
+			}
+			else {
+				rows.value(count, value(parser, value, shapes, depth + 1));
+			}
+			count++;
+			token = parser.nextToken();
+		}
+		if (token == JsonToken.END_OBJECT && count == shape.size()) {
+			rows.add();
+			return null;
+		}
+		JsonValue[] values = new JsonValue[Math.max(4, shape.size())];
+		for (int column = 0; column < count; column++) {
+			values[column] = rows.pending(column);
+		}
+		return object(parser, shapes, depth, shape, values, count, token);
+	}
+
+	/**
 	 * An object, its names compared as they come with those of the last object read at
 	 * the same depth (in an array of like objects, the element before): when they are the
 	 * same, the shape is taken as it is, without collecting the names and looking them
@@ -303,11 +468,23 @@ public final class JsonPatches {
 	private static JsonValue object(JsonParser parser, CompactObject.Shapes shapes, int depth) {
 		CompactObject.Shape expected = shapes.last(depth);
 		int expectedSize = (expected != null) ? expected.size() : 0;
+		return object(parser, shapes, depth, expected, new JsonValue[(expectedSize > 0) ? expectedSize : 4], 0,
+				parser.nextToken());
+	}
+
+	/**
+	 * The rest of an object whose first values, of the expected shape's first names, are
+	 * read.
+	 * @param values those values, with room for more
+	 * @param count how many
+	 * @param token the token after them
+	 */
+	private static JsonValue object(JsonParser parser, CompactObject.Shapes shapes, int depth,
+			CompactObject.Shape expected, JsonValue[] values, int count, JsonToken token) {
+		int expectedSize = (expected != null) ? expected.size() : 0;
 		// Collected only from the first name that differs from the expected shape's.
 		List<String> names = null;
-		JsonValue[] values = new JsonValue[(expectedSize > 0) ? expectedSize : 4];
-		int count = 0;
-		while (parser.nextToken() == JsonToken.PROPERTY_NAME) {
+		for (; token == JsonToken.PROPERTY_NAME; token = parser.nextToken()) {
 			String name = parser.currentName();
 			if (names == null && (count >= expectedSize || !expected.name(count).equals(name))) {
 				names = (expected != null) ? expected.names(count) : new ArrayList<>();

@@ -5,6 +5,7 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -253,6 +254,11 @@ class CompactJsonTests {
 		assertThat(compact.toString()).isEqualTo(parsson.toString());
 		JsonArray patch = JsonPatches.diff(compact, compactNext);
 		assertThat(patch).isEqualTo(JsonPatches.diff(parsson, next));
+		// What a poller publishes: the same patch, written without being built.
+		Optional<byte[]> written = JsonPatches.writeDiff(compact, compactNext);
+		assertThat(written.isPresent()).isEqualTo(!patch.isEmpty());
+		written.ifPresent((bytes) -> assertThat(bytes).asString(StandardCharsets.UTF_8)
+			.isEqualTo(new String(JsonPatches.write(patch), StandardCharsets.UTF_8)));
 		assertThat(JsonPatches.apply(compact, patch)).isEqualTo(next).hasSameHashCodeAs(next);
 		return compact;
 	}

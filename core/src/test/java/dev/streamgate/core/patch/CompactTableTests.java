@@ -4,6 +4,8 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
@@ -18,6 +20,7 @@ import dev.streamgate.support.RandomDocuments;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Arrays of like objects are read as {@link CompactTable}s: they must behave exactly as
@@ -67,6 +70,58 @@ class CompactTableTests {
 			.isInstanceOf(CompactArray.class);
 		assertThat(read("[{},{},{},{}]")).isInstanceOf(CompactArray.class);
 		assertThat(read("[{\"a\":1},{\"a\":2},{\"a\":3},4]")).isInstanceOf(CompactArray.class);
+	}
+
+	@Test
+	void anElementThatBreaksTheRowsIsReadAsParssonReadsIt() {
+		String rows = IntStream.range(0, 40)
+			.mapToObj((i) -> "{\"id\":" + (i * 977) + ",\"v\":" + (i * 123456789L) + ",\"s\":\"r" + i + "\"}")
+			.collect(Collectors.joining(","));
+		List<String> breaks = List.of("{\"id\":1,\"v\":2}", "{\"id\":1,\"v\":2,\"s\":\"x\",\"t\":3}",
+				"{\"id\":1,\"w\":2,\"s\":\"x\"}", "{\"v\":2,\"id\":1,\"s\":\"x\"}", "{}", "7", "null", "[{\"id\":1}]",
+				"{\"id\":{\"id\":1,\"v\":2,\"s\":\"x\"},\"v\":2}");
+		for (String unlike : breaks) {
+			for (String json : List.of("[" + unlike + "," + rows + "]", "[" + rows + "," + unlike + "]",
+					"[" + rows + "," + unlike + "," + rows + "]", "[{\"id\":0,\"v\":0,\"s\":\"\"}," + unlike + "]")) {
+				JsonArray compact = read(json);
+				JsonArray parsson = Json.createReader(new StringReader(json)).readArray();
+				assertThat(compact).as(json)
+					.isInstanceOf(CompactArray.class)
+					.isEqualTo(parsson)
+					.hasSameHashCodeAs(parsson);
+				assertThat(parsson).as(json).isEqualTo(compact);
+				assertThat(compact.toString()).as(json).isEqualTo(parsson.toString());
+			}
+		}
+		// Rows whose columns change kind after the first rows, read past the first room
+		// made.
+		String kinds = "[" + rows + ",{\"id\":1.5,\"v\":99999999999999999999,\"s\":7}," + rows + "]";
+		JsonArray table = read(kinds);
+		JsonArray parsson = Json.createReader(new StringReader(kinds)).readArray();
+		assertThat(table).isInstanceOf(CompactTable.class).hasSize(81).isEqualTo(parsson).hasSameHashCodeAs(parsson);
+		assertThat(table.toString()).isEqualTo(parsson.toString());
+		// A name twice in stored JSON (read without the duplicate check): the last value
+		// wins.
+		String twice = "[" + rows + ",{\"id\":1,\"v\":2,\"s\":\"x\",\"s\":\"y\"}]";
+		assertThat(JsonPatches.readStored(twice.getBytes(StandardCharsets.UTF_8)))
+			.isEqualTo(Json.createReader(new StringReader(twice)).readArray());
+		assertThatIllegalArgumentException().isThrownBy(() -> read(twice));
+	}
+
+	@Test
+	void rowsDiffedByColumnGiveParssonsPatchNamesEscapedAndNestedValuesDiffed() {
+		String json = "[{\"a/b\":1,\"c~d\":\"x\",\"n\":{\"k\":[1,2]}},{\"a/b\":2,\"c~d\":\"y\",\"n\":{\"k\":[3]}},"
+				+ "{\"a/b\":3,\"c~d\":\"z\",\"n\":null},{\"a/b\":4,\"c~d\":\"w\",\"n\":{}},"
+				+ "{\"a/b\":5,\"c~d\":\"v\",\"n\":1},".repeat(4).replaceAll(",$", "]");
+		String next = json.replace("\"a/b\":2", "\"a/b\":20")
+			.replace("\"z\"", "\"zz\"")
+			.replace("[1,2]", "[1,5]")
+			.replace("\"n\":{}", "\"n\":{\"k\":1}");
+		JsonArray patch = JsonPatches.diff(read(json), read(next));
+		assertThat(read(json)).isInstanceOf(CompactTable.class);
+		assertThat(patch).isEqualTo(JsonPatches.diff(Json.createReader(new StringReader(json)).readArray(),
+				Json.createReader(new StringReader(next)).readArray()));
+		assertThat(patch.toString()).contains("/1/a~1b", "/2/c~0d", "/0/n/k/1", "/3/n/k");
 	}
 
 	@Test
