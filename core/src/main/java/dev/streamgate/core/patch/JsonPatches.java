@@ -96,8 +96,8 @@ public final class JsonPatches {
 	/**
 	 * The patch of {@link #diff(JsonStructure, JsonStructure)}, written as
 	 * {@link #write(JsonValue)} writes it but without building it first: what a poller
-	 * publishes (building the operations with Parsson's builders and reading them back
-	 * took a fifth of a poller's CPU in sse-2's profile, docs/benchmarks.md).
+	 * publishes (building the operations with Parsson's builders, then writing them, was
+	 * a fifth of a poller's CPU samples in sse-2's profile, docs/benchmarks.md).
 	 * @param from the previous document
 	 * @param to the next document
 	 * @return the patch as UTF-8 JSON, empty when the documents are equal

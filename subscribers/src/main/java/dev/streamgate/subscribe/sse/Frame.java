@@ -84,21 +84,28 @@ record Frame(byte[] bytes, long publishedAt) {
 		at = put(out, at, EVENT, 1);
 		at = put(out, at, typeBytes);
 		at = put(out, at, DATA);
-		for (int i = 0; i < json.length; i++) {
-			byte b = json[i];
-			if (b == '\r' && i + 1 < json.length && json[i + 1] == '\n') {
-				continue;
-			}
-			if (b == '\n' || b == '\r') {
-				at = put(out, at, DATA);
-			}
-			else {
-				out[at++] = b;
+		if (breaks == 0) {
+			// JSON as streamgate writes it: one line, copied whole.
+			at = put(out, at, json);
+		}
+		else {
+			for (int i = 0; i < json.length; i++) {
+				byte b = json[i];
+				if (b == '\r' && i + 1 < json.length && json[i + 1] == '\n') {
+					continue;
+				}
+				if (b == '\n' || b == '\r') {
+					at = put(out, at, DATA);
+				}
+				else {
+					out[at++] = b;
+				}
 			}
 		}
 		out[at++] = '\n';
 		out[at++] = '\n';
-		return new Frame(Arrays.copyOf(out, at), publishedAt);
+		// Shorter than counted only when a CR LF made one line break.
+		return new Frame((at == out.length) ? out : Arrays.copyOf(out, at), publishedAt);
 	}
 
 	/**
