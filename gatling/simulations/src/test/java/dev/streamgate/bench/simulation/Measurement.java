@@ -46,6 +46,11 @@ final class Measurement {
 
 	private long cpuTicksAtEnd;
 
+	/** The machine's time stolen by the hypervisor, in ticks, when the window opened. */
+	private long stealTicksAtStart = -1;
+
+	private long stealTicksAtEnd = -1;
+
 	private long rssSamplesKiB;
 
 	private int rssSamples;
@@ -66,10 +71,13 @@ final class Measurement {
 		this.sampler.schedule(() -> {
 			this.latencies.reset();
 			this.cpuTicksAtStart = cpuTicks();
+			this.stealTicksAtStart = stealTicks();
 		}, delay.toMillis(), TimeUnit.MILLISECONDS);
 		this.sampler.scheduleAtFixedRate(this::sampleRss, delay.toMillis(), 1000, TimeUnit.MILLISECONDS);
-		this.sampler.schedule(() -> this.cpuTicksAtEnd = cpuTicks(), delay.plus(duration).toMillis(),
-				TimeUnit.MILLISECONDS);
+		this.sampler.schedule(() -> {
+			this.cpuTicksAtEnd = cpuTicks();
+			this.stealTicksAtEnd = stealTicks();
+		}, delay.plus(duration).toMillis(), TimeUnit.MILLISECONDS);
 	}
 
 	boolean inWindow(long receivedAt) {
@@ -126,6 +134,11 @@ final class Measurement {
 		if (this.pid >= 0 && this.cpuTicksAtEnd > 0) {
 			results.put("gatewayCpuCores", round((this.cpuTicksAtEnd - this.cpuTicksAtStart) / 100.0 / seconds));
 		}
+		if (this.stealTicksAtStart >= 0 && this.stealTicksAtEnd >= 0) {
+			// Cores the hypervisor ran something else on: on a shared virtual machine the
+			// same run is slower when it is high (0.05-0.65 core on 2026-12-03).
+			results.put("stealCores", round((this.stealTicksAtEnd - this.stealTicksAtStart) / 100.0 / seconds));
+		}
 		if (this.rssSamples > 0) {
 			results.put("gatewayRssMiB", this.rssSamplesKiB / this.rssSamples / 1024);
 			results.put("gatewayRssMaxMiB", this.rssMaxKiB / 1024);
@@ -175,6 +188,20 @@ final class Measurement {
 		}
 		catch (IOException | RuntimeException ex) {
 			return 0;
+		}
+	}
+
+	/**
+	 * The machine's steal time (the {@code cpu} line of {@code /proc/stat}, its eighth
+	 * value), or -1 where there is none.
+	 */
+	private static long stealTicks() {
+		try {
+			String[] cpu = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+			return (cpu[0].equals("cpu") && cpu.length > 8) ? Long.parseLong(cpu[8]) : -1;
+		}
+		catch (IOException | RuntimeException ex) {
+			return -1;
 		}
 	}
 

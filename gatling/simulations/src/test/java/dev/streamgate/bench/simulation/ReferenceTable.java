@@ -97,7 +97,8 @@ final class ReferenceTable {
 				results.get("p99Ms"), number(row.max()), results.get("maxMs"), number(row.throughput()),
 				results.get("eventsPerSecond"), results.get("p50Ms"), results.getOrDefault("gatewayCpuCores", "–"),
 				results.getOrDefault("gatewayRssMaxMiB", "–"), results.get("via"),
-				LocalDate.now() + ", " + results.get("windowSeconds") + " s after " + Knobs.text("ramp", "?"));
+				LocalDate.now() + ", " + results.get("windowSeconds") + " s after " + Knobs.text("ramp", "?")
+						+ (results.containsKey("stealCores") ? ", steal " + results.get("stealCores") + " core" : ""));
 	}
 
 	private static String period(Duration period) {
