@@ -103,16 +103,14 @@ public final class JsonPatches {
 	 * @return the patch as UTF-8 JSON, empty when the documents are equal
 	 */
 	public static Optional<byte[]> writeDiff(JsonStructure from, JsonStructure to) {
-		if (from.equals(to)) {
-			return Optional.empty();
-		}
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
 		try (JsonGenerator generator = STORED.createGenerator(ObjectWriteContext.empty(), out)) {
 			generator.writeStartArray();
 			diff(from, to, "", new Written(generator));
 			generator.writeEndArray();
 		}
-		return Optional.of(out.toByteArray());
+		// Equal documents wrote no operation: "[]".
+		return (out.size() > 2) ? Optional.of(out.toByteArray()) : Optional.empty();
 	}
 
 	/**
@@ -405,17 +403,17 @@ public final class JsonPatches {
 		List<JsonValue> values = new ArrayList<>();
 		CompactTable.Rows rows = null;
 		for (JsonToken next = parser.nextToken(); next != JsonToken.END_ARRAY; next = parser.nextToken()) {
-			JsonValue unlike = null;
 			if (rows != null) {
-				unlike = (next == JsonToken.START_OBJECT) ? row(parser, shapes, depth + 1, rows)
+				JsonValue unlike = (next == JsonToken.START_OBJECT) ? row(parser, shapes, depth + 1, rows)
 						: value(parser, next, shapes, depth + 1);
-				if (unlike == null) {
-					continue;
+				if (unlike != null) {
+					values = rows.elements();
+					values.add(unlike);
+					rows = null;
 				}
-				values = rows.elements();
-				rows = null;
+				continue;
 			}
-			JsonValue value = (unlike != null) ? unlike : value(parser, next, shapes, depth + 1);
+			JsonValue value = value(parser, next, shapes, depth + 1);
 			if (values.isEmpty() && value instanceof CompactObject first && !first.isEmpty()) {
 				rows = new CompactTable.Rows(first);
 			}
