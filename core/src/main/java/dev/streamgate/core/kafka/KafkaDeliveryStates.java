@@ -1,5 +1,6 @@
 package dev.streamgate.core.kafka;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -34,6 +35,15 @@ public final class KafkaDeliveryStates implements DeliveryStates, AutoCloseable 
 	@Override
 	public Optional<DeliveryState> get(String webhookId) {
 		return this.view.get(webhookId);
+	}
+
+	@Override
+	public boolean isCaughtUp() {
+		return this.view.isCaughtUp();
+	}
+
+	void awaitCaughtUp(Duration timeout) {
+		this.view.awaitCaughtUp(timeout);
 	}
 
 	@Override

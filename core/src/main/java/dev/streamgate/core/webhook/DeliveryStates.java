@@ -20,6 +20,14 @@ public interface DeliveryStates {
 	Optional<DeliveryState> get(String webhookId);
 
 	/**
+	 * Whether this node has read every state committed before it started: until then
+	 * {@link #get} may miss a webhook's state, and a dispatcher started from it would
+	 * deliver again from the epoch's start.
+	 * @return true once caught up
+	 */
+	boolean isCaughtUp();
+
+	/**
 	 * Commits a state. A state of an older epoch than the one committed is ignored.
 	 * @param webhookId the webhook id
 	 * @param state the state

@@ -20,6 +20,11 @@ public class MemoryDeliveryStates implements DeliveryStates {
 	}
 
 	@Override
+	public boolean isCaughtUp() {
+		return true;
+	}
+
+	@Override
 	public Mono<Void> save(String webhookId, DeliveryState state) {
 		return Mono.fromRunnable(() -> this.states.merge(webhookId, state,
 				(committed, next) -> (committed.epoch() <= next.epoch()) ? next : committed));

@@ -85,6 +85,10 @@ class KafkaDeliveryStatesIntegrationTests {
 		this.senders.add(sender);
 		KafkaDeliveryStates states = new KafkaDeliveryStates(this.clients, sender);
 		states.start();
+		// Caught up once the new topic's partition has a leader to ask its end: writes
+		// before that are refused while the broker is still creating its partitions.
+		states.awaitCaughtUp(TIMEOUT);
+		assertThat(states.isCaughtUp()).as(node + " caught up").isTrue();
 		return states;
 	}
 

@@ -104,7 +104,10 @@ public class Dispatchers implements SmartLifecycle {
 	private synchronized void reconcile() {
 		OnDemandMembership current = this.membership;
 		Map<String, Wanted> wanted = new HashMap<>();
-		if (current != null && this.topics.isCaughtUp() && this.services.webhooks().isCaughtUp()) {
+		// A dispatcher resumes from its webhook's committed state: none starts before
+		// this node has read them all.
+		if (current != null && this.topics.isCaughtUp() && this.services.webhooks().isCaughtUp()
+				&& this.services.states().isCaughtUp()) {
 			List<Wanted> active = new ArrayList<>();
 			for (Webhook webhook : this.services.webhooks().list()) {
 				StoredTopic topic = this.topics.get(webhook.topicId()).orElse(null);

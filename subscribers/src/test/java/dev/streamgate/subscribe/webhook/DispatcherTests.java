@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -23,9 +24,9 @@ import dev.streamgate.core.egress.EgressProperties;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.MemoryBudget;
 import dev.streamgate.core.event.MemoryEventLog;
-
 import dev.streamgate.core.event.OutgoingEvent;
 import dev.streamgate.core.event.SnapshotDocuments;
+import dev.streamgate.core.lease.Leases;
 import dev.streamgate.core.support.SchedulerClock;
 import dev.streamgate.core.topic.MemoryTopicStore;
 import dev.streamgate.core.topic.SubscriptionMode;
@@ -63,7 +64,7 @@ class DispatcherTests {
 
 	private final MemoryWebhookStore webhooks = new MemoryWebhookStore();
 
-	private final MemoryDeliveryStates states = new MemoryDeliveryStates();
+	private final ReadingStates states = new ReadingStates();
 
 	private final MemoryAttemptLog attempts = new MemoryAttemptLog();
 
@@ -74,6 +75,8 @@ class DispatcherTests {
 	private final Webhook webhook = new Webhook("wh_1", "orders", "http://127.0.0.1:9/hook", SubscriptionMode.EVENT,
 			Map.of(), "whsec_test", null, Webhook.Status.ACTIVE, null, 0, "-1", false, Instant.EPOCH, Instant.EPOCH,
 			null, null, null, null, null, null);
+
+	private TopicFeeds feeds;
 
 	private Dispatcher dispatcher;
 
@@ -87,6 +90,14 @@ class DispatcherTests {
 	}
 
 	private Dispatcher start(List<Duration> retrySchedule, Duration disableAfter) {
+		Dispatcher.Services services = services(retrySchedule, disableAfter);
+		this.dispatcher = new Dispatcher(this.webhook, this.topic, DeliveryState.start(this.webhook),
+				this.feeds.acquire(this.topic), services);
+		this.dispatcher.start();
+		return this.dispatcher;
+	}
+
+	private Dispatcher.Services services(List<Duration> retrySchedule, Duration disableAfter) {
 		this.topics.save(this.topic).block();
 		this.webhooks.save(this.webhook).block();
 		SimpleMeterRegistry meters = new SimpleMeterRegistry();
@@ -96,14 +107,10 @@ class DispatcherTests {
 		TopicFollowers followers = new TopicFollowers(this.log, this.log, documents, this.topics,
 				new FollowProperties(100, DataSize.ofMegabytes(1), Duration.ofSeconds(30)), new MemoryBudget(1 << 20),
 				meters);
-		TopicFeed feed = new TopicFeeds(followers).acquire(this.topic);
+		this.feeds = new TopicFeeds(followers);
 		this.commits.start();
-		Dispatcher.Services services = new Dispatcher.Services(this.endpoint, documents, this.states, this.commits,
-				this.webhooks, this.attempts, properties, new WebhookMetrics(meters, this.webhooks), this.clock,
-				EventTracing.NONE);
-		this.dispatcher = new Dispatcher(this.webhook, this.topic, DeliveryState.start(this.webhook), feed, services);
-		this.dispatcher.start();
-		return this.dispatcher;
+		return new Dispatcher.Services(this.endpoint, documents, this.states, this.commits, this.webhooks,
+				this.attempts, properties, new WebhookMetrics(meters, this.webhooks), this.clock, EventTracing.NONE);
 	}
 
 	private void publish(int... numbers) {
@@ -199,6 +206,66 @@ class DispatcherTests {
 	}
 
 	/** The endpoint: answers the scripted statuses in order, then 200. */
+	@Test
+	void aNodeStillReadingTheCommittedStatesStartsNoDispatcherThenResumesWhereTheStateSays() {
+		// Another node delivered events 0 to 2 and committed; this node has not read
+		// that commit yet.
+		this.states.save("wh_1", new DeliveryState(0, "2", true, null, 3, 0)).block();
+		this.states.caughtUp = false;
+		publish(0, 1, 2, 3, 4);
+		Dispatcher.Services services = services(List.of(Duration.ofSeconds(5)), Duration.ofDays(5));
+		Dispatchers dispatchers = new Dispatchers(this.topics, new OwnEverything(), this.feeds, services);
+		dispatchers.start();
+		try {
+			this.time.advanceTimeBy(Duration.ofSeconds(30));
+			assertThat(this.endpoint.bodies()).isEmpty();
+			this.states.caughtUp = true;
+			this.time.advanceTimeBy(Duration.ofSeconds(5));
+			assertThat(this.endpoint.bodies()).containsExactly("{\"n\":3}", "{\"n\":4}");
+		}
+		finally {
+			dispatchers.stop();
+		}
+	}
+
+	/** States as a node reads them from Kafka: none seen until it has caught up. */
+	private static final class ReadingStates extends MemoryDeliveryStates {
+
+		private volatile boolean caughtUp = true;
+
+		@Override
+		public boolean isCaughtUp() {
+			return this.caughtUp;
+		}
+
+		@Override
+		public Optional<DeliveryState> get(String webhookId) {
+			return this.caughtUp ? super.get(webhookId) : Optional.empty();
+		}
+
+	}
+
+	/** The only node: it holds every lease. */
+	private static final class OwnEverything implements Leases {
+
+		@Override
+		public Membership join(String group, Listener listener) {
+			return new Membership() {
+
+				@Override
+				public boolean owns(String key) {
+					return true;
+				}
+
+				@Override
+				public void close() {
+				}
+
+			};
+		}
+
+	}
+
 	private static final class ScriptedEndpoint extends WebhookSender {
 
 		private final Deque<WebhookSender.Result> answers = new ArrayDeque<>();
