@@ -17,7 +17,8 @@ import org.springframework.validation.annotation.Validated;
  * @param maxRedirects redirects followed per poll before it fails
  * @param connectTimeout longest wait for a TCP connection (the topic's timeout still
  * bounds the whole poll)
- * @param maxConnections pooled connections shared by the pollers of this node
+ * @param maxConnections the most pooled connections the pollers of this node keep open to
+ * one source host (host and port): Reactor Netty pools connections per remote address
  */
 @Validated
 @ConfigurationProperties("streamgate.poller")

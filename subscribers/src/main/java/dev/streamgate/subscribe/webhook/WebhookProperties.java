@@ -19,7 +19,8 @@ import org.springframework.validation.annotation.Validated;
  * @param timeout how long one attempt may take, connection included
  * @param disableAfter how long a webhook may fail without one success before it is
  * disabled
- * @param maxConnections the most connections open to webhook endpoints per node
+ * @param maxConnections the most connections a node keeps open to one endpoint host (host
+ * and port): Reactor Netty pools connections per remote address
  * @param maxPerTopic the most webhooks one topic may have
  * @param batch events a webhook takes from its topic at a time (then delivered one by one
  * in order); read from Kafka, also no more than about a mebibyte of them

@@ -1,0 +1,95 @@
+package dev.streamgate.subscribe.webhook;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import com.sun.net.httpserver.HttpServer;
+import io.netty.util.concurrent.EventExecutor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.netty.http.HttpResources;
+import reactor.netty.resources.LoopResources;
+
+import dev.streamgate.core.egress.EgressGuard;
+import dev.streamgate.core.egress.EgressProperties;
+import dev.streamgate.core.topic.SubscriptionMode;
+import dev.streamgate.core.webhook.Webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@link WebhookSender} against an endpoint served by the JDK's own HTTP server, so that
+ * the endpoint runs on no Netty event loop of the test's.
+ */
+class WebhookSenderTests {
+
+	private final CountDownLatch release = new CountDownLatch(1);
+
+	private HttpServer endpoint;
+
+	@BeforeEach
+	void startEndpoint() throws IOException {
+		this.endpoint = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+		this.endpoint.createContext("/hook", (exchange) -> {
+			exchange.getRequestBody().readAllBytes();
+			exchange.sendResponseHeaders(204, -1);
+			exchange.close();
+		});
+		this.endpoint.start();
+	}
+
+	@AfterEach
+	void stopEndpoint() {
+		this.release.countDown();
+		this.endpoint.stop(0);
+	}
+
+	@Test
+	void anAttemptIsMadeWhileEveryEventLoopOfTheNodesHttpServerIsBusy() {
+		// The loops that serve the node's requests (ingest, streams) all held at once, as
+		// a node flooded with publications holds them.
+		for (EventExecutor loop : HttpResources.get().onServer(LoopResources.DEFAULT_NATIVE)) {
+			loop.execute(this::holdUntilReleased);
+		}
+		WebhookProperties properties = new WebhookProperties(List.of(Duration.ofSeconds(5)), Duration.ofSeconds(5),
+				Duration.ofDays(1), 10, 10, 10);
+		try (WebhookSender sender = new WebhookSender(
+				new EgressGuard(new EgressProperties(List.of("127.0.0.0/8"), true)), properties, "test",
+				Clock.systemUTC(), null, null)) {
+			WebhookSender.Result result = sender.send(webhook(), delivery()).block(Duration.ofSeconds(10));
+			assertThat(result.error()).isNull();
+			assertThat(result.statusCode()).isEqualTo(204);
+		}
+	}
+
+	private void holdUntilReleased() {
+		try {
+			this.release.await(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private Webhook webhook() {
+		String url = "http://127.0.0.1:" + this.endpoint.getAddress().getPort() + "/hook";
+		return new Webhook("wh_1", "orders", url, SubscriptionMode.EVENT, Map.of(), "whsec_test", null,
+				Webhook.Status.ACTIVE, null, 0, "-1", false, Instant.EPOCH, Instant.EPOCH, null, null, null, null, null,
+				null);
+	}
+
+	private static Delivery delivery() {
+		return new Delivery("msg_1", "event", Instant.EPOCH, "{\"n\":1}".getBytes(StandardCharsets.UTF_8),
+				"application/json", Map.of());
+	}
+
+}
