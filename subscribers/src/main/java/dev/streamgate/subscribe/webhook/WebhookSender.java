@@ -91,7 +91,10 @@ public class WebhookSender implements AutoCloseable {
 			.pendingAcquireMaxCount(-1)
 			.maxIdleTime(Duration.ofSeconds(30))
 			.build();
-		this.loops = LoopResources.create("streamgate-webhook");
+		// Half the cores: the server's loops have one each, and a webhook's work on its
+		// loop is writing a signed body, not making it.
+		this.loops = LoopResources.create("streamgate-webhook",
+				Math.max(1, Runtime.getRuntime().availableProcessors() / 2), true);
 		// Every connection is checked by the egress guard after DNS.
 		this.http = guard.guard(HttpClient.create(this.pool)
 			.runOn(this.loops)
