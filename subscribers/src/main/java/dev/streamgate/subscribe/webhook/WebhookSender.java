@@ -91,8 +91,9 @@ public class WebhookSender implements AutoCloseable {
 			.pendingAcquireMaxCount(-1)
 			.maxIdleTime(Duration.ofSeconds(30))
 			.build();
-		// Half the cores: the server's loops have one each, and a webhook's work on its
-		// loop is writing a signed body, not making it.
+		// Half the cores, at least one: a delivery's work on its loop is writing a body
+		// already signed, and four loops on two cores read webhook-3 slower than one
+		// (docs/benchmarks.md, thirty-fifth session).
 		this.loops = LoopResources.create("streamgate-webhook",
 				Math.max(1, Runtime.getRuntime().availableProcessors() / 2), true);
 		// Every connection is checked by the egress guard after DNS.
