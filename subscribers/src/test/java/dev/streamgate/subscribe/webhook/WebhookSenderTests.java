@@ -55,17 +55,35 @@ class WebhookSenderTests {
 
 	@Test
 	void anAttemptIsMadeWhileEveryEventLoopOfTheNodesHttpServerIsBusy() {
-		// The loops that serve the node's requests (ingest, streams) all held at once, as
-		// a node flooded with publications holds them.
+		holdEveryServerLoop();
+		assertDelivered("127.0.0.1");
+	}
+
+	@Test
+	void aHostNameIsResolvedWhileEveryEventLoopOfTheNodesHttpServerIsBusy() {
+		// The DNS resolver answers on an event loop too: on the server's, the name waited
+		// behind them and the attempt timed out before its connection was made.
+		holdEveryServerLoop();
+		assertDelivered("localhost");
+	}
+
+	/**
+	 * Holds the loops that serve the node's requests (ingest, streams) all at once, as a
+	 * node flooded with publications holds them.
+	 */
+	private void holdEveryServerLoop() {
 		for (EventExecutor loop : HttpResources.get().onServer(LoopResources.DEFAULT_NATIVE)) {
 			loop.execute(this::holdUntilReleased);
 		}
+	}
+
+	private void assertDelivered(String host) {
 		WebhookProperties properties = new WebhookProperties(List.of(Duration.ofSeconds(5)), Duration.ofSeconds(5),
 				Duration.ofDays(1), 10, 10, 10);
 		try (WebhookSender sender = new WebhookSender(
 				new EgressGuard(new EgressProperties(List.of("127.0.0.0/8"), true)), properties, "test",
 				Clock.systemUTC(), null, null)) {
-			WebhookSender.Result result = sender.send(webhook(), delivery()).block(Duration.ofSeconds(10));
+			WebhookSender.Result result = sender.send(webhook(host), delivery()).block(Duration.ofSeconds(10));
 			assertThat(result.error()).isNull();
 			assertThat(result.statusCode()).isEqualTo(204);
 		}
@@ -80,8 +98,8 @@ class WebhookSenderTests {
 		}
 	}
 
-	private Webhook webhook() {
-		String url = "http://127.0.0.1:" + this.endpoint.getAddress().getPort() + "/hook";
+	private Webhook webhook(String host) {
+		String url = "http://" + host + ":" + this.endpoint.getAddress().getPort() + "/hook";
 		return new Webhook("wh_1", "orders", url, SubscriptionMode.EVENT, Map.of(), "whsec_test", null,
 				Webhook.Status.ACTIVE, null, 0, "-1", false, Instant.EPOCH, Instant.EPOCH, null, null, null, null, null,
 				null);
