@@ -18,8 +18,8 @@ import io.netty.resolver.AddressResolverGroup;
 import io.netty.handler.ipfilter.IpSubnetFilterRule;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
-import reactor.netty.http.HttpResources;
 import reactor.netty.http.client.HttpClient;
+import reactor.netty.resources.LoopResources;
 import reactor.netty.transport.NameResolverProvider;
 
 import dev.streamgate.core.problem.ProblemType;
@@ -32,8 +32,14 @@ import dev.streamgate.core.problem.StreamgateException.FieldError;
  * lives at 169.254.169.254), unique-local, multicast and unspecified addresses, unless
  * {@code streamgate.egress.allowed-cidrs} allows them. Checked when a URL is registered
  * and again on each connection, since DNS may answer differently the second time.
+ * <p>
+ * The clients it guards (webhooks, pollers' sources, OAuth token requests) also run on
+ * event loops of their own, not on the ones that serve the node's HTTP requests: on
+ * those, a connection waited behind the node's ingest and streams, and while the node was
+ * busy (500 topics of 50 KB, a cold JVM) a webhook took a median 17 s to connect, so its
+ * attempts timed out. Closing the guard stops those loops.
  */
-public class EgressGuard {
+public class EgressGuard implements AutoCloseable {
 
 	private static final List<IpSubnetFilterRule> INTERNAL = rules(List.of("0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10",
 			"127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.168.0.0/16", "198.18.0.0/15",
@@ -55,6 +61,9 @@ public class EgressGuard {
 
 	/** Reactor Netty's non-blocking DNS resolver, the one its clients use by default. */
 	private AddressResolverGroup<?> dnsResolver;
+
+	/** The event loops of outgoing connections, created with the first guarded client. */
+	private LoopResources loops;
 
 	public EgressGuard(EgressProperties properties) {
 		this.allowed = rules(properties.allowedCidrs());
@@ -89,20 +98,46 @@ public class EgressGuard {
 	 * resolved addresses that may not be reached are dropped, and a host left with none
 	 * fails to resolve with {@link EgressRefusedException} before any byte is sent. It is
 	 * a resolution failure, not a failed connection, so the channel opened for it is
-	 * closed (a refusal thrown after resolution leaked one socket per attempt).
+	 * closed (a refusal thrown after resolution leaked one socket per attempt). The
+	 * client runs on the guard's event loops.
 	 * @param client the client
 	 * @return the guarded client
 	 */
 	public HttpClient guard(HttpClient client) {
 		AddressResolverGroup<?> configured = client.configuration().resolver();
-		return client.resolver(new EgressResolverGroup((configured != null) ? configured : dnsResolver(), this));
+		return client.runOn(loops())
+			.resolver(new EgressResolverGroup((configured != null) ? configured : dnsResolver(), this));
 	}
 
+	/**
+	 * One loop per core: on two cores webhook-3 (750 deliveries a second) read a p99 of
+	 * 166 and 184 ms with two loops, 202 and 218 with one (docs/benchmarks.md,
+	 * thirty-sixth session).
+	 */
+	private synchronized LoopResources loops() {
+		if (this.loops == null) {
+			this.loops = LoopResources.create("streamgate-egress", Runtime.getRuntime().availableProcessors(), true);
+		}
+		return this.loops;
+	}
+
+	/** On the guard's loops too, so that no step of a connection runs on the server's. */
 	private synchronized AddressResolverGroup<?> dnsResolver() {
 		if (this.dnsResolver == null) {
-			this.dnsResolver = NameResolverProvider.builder().build().newNameResolverGroup(HttpResources.get(), true);
+			this.dnsResolver = NameResolverProvider.builder().build().newNameResolverGroup(loops(), true);
 		}
 		return this.dnsResolver;
+	}
+
+	/** Stops the event loops of the guarded clients: they make no connection after. */
+	@Override
+	public synchronized void close() {
+		if (this.dnsResolver != null) {
+			this.dnsResolver.close();
+		}
+		if (this.loops != null) {
+			this.loops.dispose();
+		}
 	}
 
 	/**

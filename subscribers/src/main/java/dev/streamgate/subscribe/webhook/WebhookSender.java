@@ -24,7 +24,6 @@ import io.netty.handler.timeout.ReadTimeoutException;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.resources.ConnectionProvider;
-import reactor.netty.resources.LoopResources;
 
 import dev.streamgate.core.egress.EgressGuard;
 import dev.streamgate.core.egress.EgressRefusedException;
@@ -39,11 +38,8 @@ import dev.streamgate.core.webhook.Webhook;
  * per-request timeout, redirects not followed. It never fails: every outcome, transport
  * failures included, is a {@link Result}.
  * <p>
- * Its connections run on event loops of their own, not on the ones that serve the node's
- * HTTP requests: on those, a webhook's connection waited behind the node's ingest and
- * streams, and while the node was busy (500 topics of 50 KB, a cold JVM) it took a median
- * 17 s to connect, so the attempts timed out and their webhooks waited out the retry
- * schedule.
+ * Its connections run on the egress guard's event loops, not on the ones that serve the
+ * node's HTTP requests (see {@link EgressGuard}).
  */
 public class WebhookSender implements AutoCloseable {
 
@@ -53,8 +49,6 @@ public class WebhookSender implements AutoCloseable {
 	static final int RESPONSE_PREFIX = 1024;
 
 	private final HttpClient http;
-
-	private final LoopResources loops;
 
 	private final ConnectionProvider pool;
 
@@ -91,14 +85,8 @@ public class WebhookSender implements AutoCloseable {
 			.pendingAcquireMaxCount(-1)
 			.maxIdleTime(Duration.ofSeconds(30))
 			.build();
-		// Half the cores, at least one: a delivery's work on its loop is writing a body
-		// already signed, and four loops on two cores read webhook-3 slower than one
-		// (docs/benchmarks.md, thirty-fifth session).
-		this.loops = LoopResources.create("streamgate-webhook",
-				Math.max(1, Runtime.getRuntime().availableProcessors() / 2), true);
-		// Every connection is checked by the egress guard after DNS.
+		// Every connection is checked by the egress guard after DNS, on its loops.
 		this.http = guard.guard(HttpClient.create(this.pool)
-			.runOn(this.loops)
 			.option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(this.timeout.toMillis(), Integer.MAX_VALUE))
 			.responseTimeout(this.timeout)
 			.followRedirect(false));
@@ -206,11 +194,10 @@ public class WebhookSender implements AutoCloseable {
 		return prefix;
 	}
 
-	/** Closes the connections and stops the event loops. */
+	/** Closes the pooled connections. */
 	@Override
 	public void close() {
 		this.pool.dispose();
-		this.loops.dispose();
 	}
 
 	private static long elapsed(long started) {
