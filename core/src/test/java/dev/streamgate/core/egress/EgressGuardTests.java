@@ -6,19 +6,16 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
-import io.netty.util.concurrent.EventExecutor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Mono;
 import reactor.netty.DisposableServer;
-import reactor.netty.http.HttpResources;
 import reactor.netty.http.client.HttpClient;
 import reactor.netty.http.server.HttpServer;
-import reactor.netty.resources.LoopResources;
+
+import dev.streamgate.support.HeldServerLoops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
@@ -116,28 +113,13 @@ class EgressGuardTests {
 			exchange.close();
 		});
 		endpoint.start();
-		// The loops that serve the node's requests (ingest, streams) all held at once, as
-		// a node flooded with publications holds them.
-		CountDownLatch release = new CountDownLatch(1);
-		for (EventExecutor loop : HttpResources.get().onServer(LoopResources.DEFAULT_NATIVE)) {
-			loop.execute(() -> await(release));
-		}
-		try (EgressGuard allowing = new EgressGuard(new EgressProperties(List.of("127.0.0.0/8"), true))) {
+		try (HeldServerLoops held = HeldServerLoops.hold();
+				EgressGuard allowing = new EgressGuard(new EgressProperties(List.of("127.0.0.0/8"), true))) {
 			HttpClient client = allowing.guard(HttpClient.create());
 			assertThat(get(client, "http://" + host + ":" + endpoint.getAddress().getPort() + "/ok")).isEqualTo("ok");
 		}
 		finally {
-			release.countDown();
 			endpoint.stop(0);
-		}
-	}
-
-	private static void await(CountDownLatch latch) {
-		try {
-			latch.await(30, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
 		}
 	}
 

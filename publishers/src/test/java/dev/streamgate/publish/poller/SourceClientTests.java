@@ -6,17 +6,12 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpServer;
-import io.netty.util.concurrent.EventExecutor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.util.unit.DataSize;
-import reactor.netty.http.HttpResources;
-import reactor.netty.resources.LoopResources;
 
 import dev.streamgate.core.egress.EgressGuard;
 import dev.streamgate.core.egress.EgressProperties;
@@ -24,6 +19,7 @@ import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.Publisher;
 import dev.streamgate.core.topic.PublisherType;
 import dev.streamgate.core.topic.Topic;
+import dev.streamgate.support.HeldServerLoops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,8 +28,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * source runs on no Netty event loop of the test's.
  */
 class SourceClientTests {
-
-	private final CountDownLatch release = new CountDownLatch(1);
 
 	private final EgressGuard guard = new EgressGuard(new EgressProperties(List.of("127.0.0.0/8"), true));
 
@@ -55,33 +49,20 @@ class SourceClientTests {
 
 	@AfterEach
 	void stop() {
-		this.release.countDown();
 		this.source.stop(0);
 		this.guard.close();
 	}
 
 	@Test
 	void aPollIsMadeWhileEveryEventLoopOfTheNodesHttpServerIsBusy() {
-		// The loops that serve the node's requests (ingest, streams) all held at once, as
-		// a node flooded with publications holds them; a poll waiting behind them would
-		// time out.
-		for (EventExecutor loop : HttpResources.get().onServer(LoopResources.DEFAULT_NATIVE)) {
-			loop.execute(this::holdUntilReleased);
-		}
 		SourceClient client = new SourceClient(this.guard,
 				new PollerProperties(DataSize.ofMegabytes(1), 5, Duration.ofSeconds(5), 10), "test", null);
-		SourceClient.Fetch fetch = client.fetch(publisher(), SourceClient.Validators.NONE)
-			.block(Duration.ofSeconds(10));
-		assertThat(fetch.body()).asString(StandardCharsets.UTF_8).isEqualTo("{\"eur\":1.08}");
-		assertThat(fetch.validators().etag()).isEqualTo("\"v1\"");
-	}
-
-	private void holdUntilReleased() {
-		try {
-			this.release.await(30, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+		// A poll waiting behind the server's loops would time out.
+		try (HeldServerLoops held = HeldServerLoops.hold()) {
+			SourceClient.Fetch fetch = client.fetch(publisher(), SourceClient.Validators.NONE)
+				.block(Duration.ofSeconds(10));
+			assertThat(fetch.body()).asString(StandardCharsets.UTF_8).isEqualTo("{\"eur\":1.08}");
+			assertThat(fetch.validators().etag()).isEqualTo("\"v1\"");
 		}
 	}
 

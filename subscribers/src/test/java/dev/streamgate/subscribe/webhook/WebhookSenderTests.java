@@ -8,21 +8,18 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpServer;
-import io.netty.util.concurrent.EventExecutor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import reactor.netty.http.HttpResources;
-import reactor.netty.resources.LoopResources;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import dev.streamgate.core.egress.EgressGuard;
 import dev.streamgate.core.egress.EgressProperties;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.webhook.Webhook;
+import dev.streamgate.support.HeldServerLoops;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,8 +28,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the endpoint runs on no Netty event loop of the test's.
  */
 class WebhookSenderTests {
-
-	private final CountDownLatch release = new CountDownLatch(1);
 
 	private final EgressGuard guard = new EgressGuard(new EgressProperties(List.of("127.0.0.0/8"), true));
 
@@ -51,50 +46,21 @@ class WebhookSenderTests {
 
 	@AfterEach
 	void stopEndpoint() {
-		this.release.countDown();
 		this.endpoint.stop(0);
 		this.guard.close();
 	}
 
-	@Test
-	void anAttemptIsMadeWhileEveryEventLoopOfTheNodesHttpServerIsBusy() {
-		holdEveryServerLoop();
-		assertDelivered("127.0.0.1");
-	}
-
-	@Test
-	void aHostNameIsResolvedWhileEveryEventLoopOfTheNodesHttpServerIsBusy() {
-		// The name is resolved on the egress loops too.
-		holdEveryServerLoop();
-		assertDelivered("localhost");
-	}
-
-	/**
-	 * Holds the loops that serve the node's requests (ingest, streams) all at once, as a
-	 * node flooded with publications holds them.
-	 */
-	private void holdEveryServerLoop() {
-		for (EventExecutor loop : HttpResources.get().onServer(LoopResources.DEFAULT_NATIVE)) {
-			loop.execute(this::holdUntilReleased);
-		}
-	}
-
-	private void assertDelivered(String host) {
+	@ParameterizedTest
+	@ValueSource(strings = { "127.0.0.1", "localhost" })
+	void anAttemptIsMadeWhileEveryEventLoopOfTheNodesHttpServerIsBusy(String host) {
 		WebhookProperties properties = new WebhookProperties(List.of(Duration.ofSeconds(5)), Duration.ofSeconds(5),
 				Duration.ofDays(1), 10, 10, 10);
-		try (WebhookSender sender = new WebhookSender(this.guard, properties, "test", Clock.systemUTC(), null, null)) {
+		try (HeldServerLoops held = HeldServerLoops.hold();
+				WebhookSender sender = new WebhookSender(this.guard, properties, "test", Clock.systemUTC(), null,
+						null)) {
 			WebhookSender.Result result = sender.send(webhook(host), delivery()).block(Duration.ofSeconds(10));
 			assertThat(result.error()).isNull();
 			assertThat(result.statusCode()).isEqualTo(204);
-		}
-	}
-
-	private void holdUntilReleased() {
-		try {
-			this.release.await(30, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
 		}
 	}
 
