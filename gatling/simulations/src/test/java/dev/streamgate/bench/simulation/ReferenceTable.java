@@ -98,7 +98,14 @@ final class ReferenceTable {
 				results.get("eventsPerSecond"), results.get("p50Ms"), results.getOrDefault("gatewayCpuCores", "–"),
 				results.getOrDefault("gatewayRssMaxMiB", "–"), results.get("via"),
 				LocalDate.now() + ", " + results.get("windowSeconds") + " s after " + Knobs.text("ramp", "?")
-						+ (results.containsKey("stealCores") ? ", steal " + results.get("stealCores") + " core" : ""));
+						+ (results.containsKey("stealCores") ? ", steal " + results.get("stealCores") + " core" : "")
+						+ failedPublishes(results));
+	}
+
+	/** A run whose publishes failed says so in its row, however fast its deliveries. */
+	private static String failedPublishes(Map<String, Object> results) {
+		Object failed = results.get("failedPublishes");
+		return (failed instanceof Number count && count.longValue() > 0) ? ", **" + count + " publishes failed**" : "";
 	}
 
 	private static String period(Duration period) {

@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.DoubleAccumulator;
+import java.util.concurrent.atomic.LongAdder;
 
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Simulation;
@@ -48,9 +49,11 @@ import static io.gatling.javaapi.http.HttpDsl.status;
  * {@code streamgate_ingest_in_flight_bytes} is read every 250 ms: the most seen is
  * {@code peakInFlightMB} (how close the ingest came to its bound), and
  * {@code refusedPublishes} is the gateway's count of 503 {@code overloaded} answers.
- * {@code failedAttempts} counts the delivery attempts that got no 2xx (a timeout, an
- * error): each sends its webhook into the retry schedule (5 s, then 5 min), so a webhook
- * minutes behind was waiting to retry rather than slow.
+ * {@code failedPublishes} counts the publishes that got no 202 (Gatling's KOs: a refusal,
+ * NGINX's 500 or 504, a closed connection, no answer in 60 s); the reference table's row
+ * says how many when there were any. {@code failedAttempts} counts the delivery attempts
+ * that got no 2xx (a timeout, an error): each sends its webhook into the retry schedule
+ * (5 s, then 5 min), so a webhook minutes behind was waiting to retry rather than slow.
  */
 public class WebhookFanout extends Simulation {
 
@@ -75,6 +78,12 @@ public class WebhookFanout extends Simulation {
 
 	private final AtomicLong published = new AtomicLong();
 
+	/**
+	 * Publishes that got no 202: an error status (NGINX's 500 and 504 included), a closed
+	 * connection or no answer within Gatling's 60 s.
+	 */
+	private final LongAdder failedPublishes = new LongAdder();
+
 	private final String padding = "x".repeat(Math.max(0, this.payload - 64));
 
 	private WebhookSink sink;
@@ -97,11 +106,18 @@ public class WebhookFanout extends Simulation {
 		HttpProtocolBuilder protocol = http.baseUrl(this.environment.clientUrl())
 			.contentTypeHeader("application/json")
 			.shareConnections();
-		ScenarioBuilder publishers = scenario("publishers").exec(http("publish")
-			.post((session) -> "/api/v1/publish/wh-" + (this.published.getAndIncrement() % this.topics))
-			.body(StringBody(
-					(session) -> "{\"sentAt\":" + System.currentTimeMillis() + ",\"pad\":\"" + this.padding + "\"}"))
-			.check(status().is(202)));
+		ScenarioBuilder publishers = scenario("publishers")
+			.exec(http("publish")
+				.post((session) -> "/api/v1/publish/wh-" + (this.published.getAndIncrement() % this.topics))
+				.body(StringBody((session) -> "{\"sentAt\":" + System.currentTimeMillis() + ",\"pad\":\"" + this.padding
+						+ "\"}"))
+				.check(status().is(202)))
+			.exec((session) -> {
+				if (session.isFailed()) {
+					this.failedPublishes.increment();
+				}
+				return session;
+			});
 		double perSecond = this.topics * 1000.0 / this.period.toMillis();
 		Duration publishing = this.ramp.plus(this.duration).plusSeconds(2);
 		setUp(publishers.injectOpen(constantUsersPerSec(perSecond).during(publishing))).protocols(protocol)
@@ -210,6 +226,7 @@ public class WebhookFanout extends Simulation {
 			settings.put("period", this.period.toString());
 			settings.put("via", this.environment.via());
 			settings.put("published", this.published.get());
+			settings.put("failedPublishes", this.failedPublishes.sum());
 			settings.put("badSignatures", badSignatures);
 			settings.put("peakInFlightMB", Math.round(this.peakInFlight.get() / 100_000.0) / 10.0);
 			double refused = this.environment.metric("streamgate_ingest_overloaded_total");
