@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -24,6 +25,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class EgressGuardTests {
 
 	private final EgressGuard guard = new EgressGuard(new EgressProperties(List.of(), true));
+
+	@AfterEach
+	void closeGuard() {
+		this.guard.close();
+	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "127.0.0.1", "127.1.2.3", "10.0.0.1", "172.16.5.4", "172.31.255.255", "192.168.1.1",
@@ -89,11 +95,12 @@ class EgressGuardTests {
 				.hasMessageContaining("127.0.0.1");
 			assertThatThrownBy(() -> get(refusing, "http://localhost:" + server.port() + "/ok"))
 				.isInstanceOf(EgressRefusedException.class);
-			HttpClient allowing = new EgressGuard(new EgressProperties(List.of("127.0.0.1/32"), true))
-				.guard(HttpClient.create().followRedirect(true));
-			assertThat(get(allowing, base + "/ok")).isEqualTo("ok");
-			assertThatThrownBy(() -> get(allowing, base + "/away")).isInstanceOf(EgressRefusedException.class)
-				.hasMessageContaining("127.0.0.2");
+			try (EgressGuard allowingGuard = new EgressGuard(new EgressProperties(List.of("127.0.0.1/32"), true))) {
+				HttpClient allowing = allowingGuard.guard(HttpClient.create().followRedirect(true));
+				assertThat(get(allowing, base + "/ok")).isEqualTo("ok");
+				assertThatThrownBy(() -> get(allowing, base + "/away")).isInstanceOf(EgressRefusedException.class)
+					.hasMessageContaining("127.0.0.2");
+			}
 		}
 		finally {
 			server.disposeNow();

@@ -45,6 +45,8 @@ class AccessTokensTests {
 
 	private DisposableServer server;
 
+	private final EgressGuard guard = new EgressGuard(new EgressProperties(List.of("127.0.0.1/32"), true));
+
 	private AccessTokens tokens;
 
 	@BeforeEach
@@ -78,13 +80,13 @@ class AccessTokensTests {
 									.then());
 						})))
 			.bindNow();
-		this.tokens = new AccessTokens(new EgressGuard(new EgressProperties(List.of("127.0.0.1/32"), true)),
-				Duration.ofSeconds(2), Clock.systemUTC());
+		this.tokens = new AccessTokens(this.guard, Duration.ofSeconds(2), Clock.systemUTC());
 	}
 
 	@AfterEach
 	void stop() {
 		this.server.disposeNow();
+		this.guard.close();
 	}
 
 	@Test
