@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.streamgate.core.egress.EgressGuard;
 import dev.streamgate.core.trace.EventTracing;
 
 /**
@@ -41,9 +42,14 @@ public class DiagnosticsConfiguration {
 				: EventTracing.NONE;
 	}
 
+	/**
+	 * The server's loops, and the loops of outgoing connections on a node that makes
+	 * them.
+	 */
 	@Bean
-	EventLoopWatchdog eventLoopWatchdog(DiagnosticsProperties properties) {
-		return new EventLoopWatchdog(properties.blockedEventLoop());
+	EventLoopWatchdog eventLoopWatchdog(DiagnosticsProperties properties, ObjectProvider<EgressGuard> egress) {
+		return new EventLoopWatchdog(properties.blockedEventLoop(),
+				egress.stream().map(EgressGuard::eventLoops).toList());
 	}
 
 	/**

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -31,12 +32,28 @@ final class EventLoopWatchdog implements SmartLifecycle {
 
 	private final Duration threshold;
 
+	private final List<? extends Iterable<EventExecutor>> groups;
+
 	private final List<Probe> probes = new ArrayList<>();
 
 	private ScheduledExecutorService checker;
 
+	/**
+	 * Watches the loops that serve the node's HTTP requests.
+	 * @param threshold how long a loop may run one task; zero turns the watch off
+	 */
 	EventLoopWatchdog(Duration threshold) {
+		this(threshold, List.of());
+	}
+
+	/**
+	 * Watches the loops that serve the node's HTTP requests and others besides.
+	 * @param threshold how long a loop may run one task; zero turns the watch off
+	 * @param others more loops to watch (those of outgoing connections)
+	 */
+	EventLoopWatchdog(Duration threshold, List<? extends Iterable<EventExecutor>> others) {
 		this.threshold = threshold;
+		this.groups = others;
 	}
 
 	@Override
@@ -44,15 +61,11 @@ final class EventLoopWatchdog implements SmartLifecycle {
 		if (this.threshold.isZero() || this.threshold.isNegative()) {
 			return;
 		}
-		// The server and the node's HTTP clients share these loops (Reactor Netty's
-		// global resources, which Spring Boot uses by default).
-		for (EventExecutor loop : HttpResources.get().onServer(LoopResources.DEFAULT_NATIVE)) {
-			Probe probe = new Probe(loop);
-			// Learn each loop's thread now, while it is idle: a loop blocked before its
-			// thread is known cannot be reported.
-			loop.execute(() -> probe.thread = Thread.currentThread());
-			this.probes.add(probe);
-		}
+		// The server runs on Reactor Netty's global resources (Spring Boot's default);
+		// outgoing connections run on loops of their own (EgressGuard), which a stall
+		// holds up the same way: webhooks, polls, token requests.
+		watch(HttpResources.get().onServer(LoopResources.DEFAULT_NATIVE));
+		this.groups.forEach(this::watch);
 		this.checker = Executors.newSingleThreadScheduledExecutor((task) -> {
 			Thread thread = new Thread(task, "streamgate-event-loop-watchdog");
 			thread.setDaemon(true);
@@ -60,6 +73,16 @@ final class EventLoopWatchdog implements SmartLifecycle {
 		});
 		long period = Math.max(100, this.threshold.toMillis() / 4);
 		this.checker.scheduleWithFixedDelay(this::check, period, period, TimeUnit.MILLISECONDS);
+	}
+
+	private void watch(Iterable<EventExecutor> loops) {
+		for (EventExecutor loop : loops) {
+			Probe probe = new Probe(loop);
+			// Learn each loop's thread now, while it is idle: a loop blocked before its
+			// thread is known cannot be reported.
+			loop.execute(() -> probe.thread = Thread.currentThread());
+			this.probes.add(probe);
+		}
 	}
 
 	private void check() {
@@ -131,10 +154,16 @@ final class EventLoopWatchdog implements SmartLifecycle {
 				this.reported = false;
 				this.postedAt = now;
 				this.waiting = true;
-				this.loop.execute(() -> {
-					this.thread = Thread.currentThread();
+				try {
+					this.loop.execute(() -> {
+						this.thread = Thread.currentThread();
+						this.waiting = false;
+					});
+				}
+				catch (RejectedExecutionException ex) {
+					// Its loops shut down before the watch stopped (the node is closing).
 					this.waiting = false;
-				});
+				}
 				return;
 			}
 			Thread blocked = this.thread;

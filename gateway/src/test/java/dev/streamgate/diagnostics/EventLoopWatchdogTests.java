@@ -1,9 +1,11 @@
 package dev.streamgate.diagnostics;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import io.netty.channel.EventLoopGroup;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.netty.http.HttpResources;
@@ -11,6 +13,9 @@ import reactor.netty.resources.LoopResources;
 
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import dev.streamgate.core.egress.EgressGuard;
+import dev.streamgate.core.egress.EgressProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -29,6 +34,50 @@ class EventLoopWatchdogTests {
 			HttpResources.get().onServer(LoopResources.DEFAULT_NATIVE).next().execute(() -> blockOn(release));
 			await().atMost(Duration.ofSeconds(10)).until(() -> output.getAll().contains("busy with one task"));
 			assertThat(output.getAll()).contains("every connection it serves waits").contains("blockOn");
+		}
+		finally {
+			release.countDown();
+			watchdog.stop();
+		}
+	}
+
+	@Test
+	void aLoopOfOutgoingConnectionsBusyTooLongIsLoggedToo(CapturedOutput output) throws Exception {
+		try (EgressGuard egress = new EgressGuard(new EgressProperties(List.of(), true))) {
+			EventLoopWatchdog watchdog = new EventLoopWatchdog(Duration.ofMillis(300), List.of(egress.eventLoops()));
+			watchdog.start();
+			CountDownLatch release = new CountDownLatch(1);
+			Thread.sleep(200);
+			try {
+				egress.eventLoops().next().execute(() -> blockOn(release));
+				await().atMost(Duration.ofSeconds(10)).until(() -> output.getAll().contains("streamgate-egress"));
+				assertThat(output.getAll()).contains("busy with one task").contains("blockOn");
+			}
+			finally {
+				release.countDown();
+				watchdog.stop();
+			}
+		}
+	}
+
+	@Test
+	void outgoingLoopsShutDownFirstLeaveTheServersWatched(CapturedOutput output) throws Exception {
+		EgressGuard egress = new EgressGuard(new EgressProperties(List.of(), true));
+		EventLoopGroup outgoing = egress.eventLoops();
+		EventLoopWatchdog watchdog = new EventLoopWatchdog(Duration.ofMillis(300), List.of(outgoing));
+		watchdog.start();
+		CountDownLatch release = new CountDownLatch(1);
+		try {
+			Thread.sleep(200);
+			// A node closing stops the loops of its outgoing connections before the
+			// watch: a loop that takes no more tasks must not end the watch of the
+			// others.
+			egress.close();
+			assertThat(outgoing.terminationFuture().await(20, TimeUnit.SECONDS)).isTrue();
+			Thread.sleep(500);
+			HttpResources.get().onServer(LoopResources.DEFAULT_NATIVE).next().execute(() -> blockOn(release));
+			await().atMost(Duration.ofSeconds(10)).until(() -> output.getAll().contains("busy with one task"));
+			assertThat(output.getAll()).doesNotContain("streamgate-egress");
 		}
 		finally {
 			release.countDown();

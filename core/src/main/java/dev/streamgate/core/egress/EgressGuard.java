@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
+import io.netty.channel.EventLoopGroup;
 import io.netty.handler.ipfilter.IpFilterRuleType;
 import io.netty.resolver.AddressResolverGroup;
 import io.netty.handler.ipfilter.IpSubnetFilterRule;
@@ -119,6 +120,15 @@ public class EgressGuard implements AutoCloseable {
 			this.loops = LoopResources.create("streamgate-egress", Runtime.getRuntime().availableProcessors(), true);
 		}
 		return this.loops;
+	}
+
+	/**
+	 * The event loops the guarded clients run on, for whatever watches them (the node's
+	 * event-loop watchdog): made now if no client was guarded yet.
+	 * @return the loops
+	 */
+	public EventLoopGroup eventLoops() {
+		return loops().onClient(true);
 	}
 
 	/** On the guard's loops too, so that no step of a connection runs on the server's. */

@@ -16,6 +16,8 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What a simulation measures, started for it: the gateway jar in its own JVM (the options
@@ -34,6 +36,10 @@ import java.util.concurrent.TimeUnit;
 final class BenchEnvironment implements AutoCloseable {
 
 	private static final Path ROOT = Path.of(System.getProperty("streamgate.root", ".")).toAbsolutePath().normalize();
+
+	/** The value of a meter's first measurement in /actuator/metrics/{name}. */
+	private static final Pattern MEASUREMENT = Pattern
+		.compile("\"measurements\":\\[\\{[^}]*\"value\":([-+0-9.eE]+|NaN)");
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -122,6 +128,8 @@ final class BenchEnvironment implements AutoCloseable {
 		command.addAll(List.of("-jar", jar, "--server.port=" + this.gatewayPort, "--streamgate.embedded-kafka.port=0",
 				"--streamgate.embedded-kafka.data-dir=" + this.work.resolve("kafka"),
 				"--streamgate.security.enabled=false", "--streamgate.egress.allowed-cidrs=127.0.0.1/32",
+				// One meter read at a time (gauge), not a scrape of them all.
+				"--management.endpoints.web.exposure.include=health,info,prometheus,metrics",
 				// Every subscriber of the load generator comes from 127.0.0.1.
 				"--streamgate.sse.max-streams-per-client=100000"));
 		command.addAll(words(Knobs.text("gateway.args", "")));
@@ -192,6 +200,32 @@ final class BenchEnvironment implements AutoCloseable {
 	 */
 	double metric(String name) {
 		return sum(name, new String[] { "" }, Double.NaN);
+	}
+
+	/**
+	 * A gauge's value as the gateway's {@code /actuator/metrics/{name}} shows it now, or
+	 * NaN when it cannot be read. It reads one meter: a Prometheus scrape collects every
+	 * meter of the node before it filters by name (Micrometer's collector is one for all
+	 * meters), which four times a second cost the gateway about 0.03 core of webhook-13's
+	 * 0.45 (docs/benchmarks.md, thirty-seventh session).
+	 * @param name the meter's name, e.g. {@code streamgate.ingest.in-flight}
+	 */
+	double gauge(String name) {
+		HttpRequest request = HttpRequest.newBuilder(URI.create(gatewayUrl() + "/actuator/metrics/" + name))
+			.timeout(Duration.ofSeconds(5))
+			.build();
+		try {
+			HttpResponse<String> response = this.http.send(request, HttpResponse.BodyHandlers.ofString());
+			Matcher value = MEASUREMENT.matcher(response.body());
+			return (response.statusCode() == 200 && value.find()) ? Double.parseDouble(value.group(1)) : Double.NaN;
+		}
+		catch (IOException | RuntimeException ex) {
+			return Double.NaN;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return Double.NaN;
+		}
 	}
 
 	/**

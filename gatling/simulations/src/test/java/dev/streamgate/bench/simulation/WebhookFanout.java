@@ -46,14 +46,15 @@ import static io.gatling.javaapi.http.HttpDsl.status;
  * and received time, webhook-id), and those of {@link BenchEnvironment}. The three
  * slowest webhooks are always printed ({@code SLOWEST} lines): a late start and a stall
  * read the same in a percentile. From the first publish to the end, the gateway's
- * {@code streamgate_ingest_in_flight_bytes} is read every 250 ms: the most seen is
- * {@code peakInFlightMB} (how close the ingest came to its bound), and
- * {@code refusedPublishes} is the gateway's count of 503 {@code overloaded} answers.
- * {@code failedPublishes} counts the publishes that got no 202 (Gatling's KOs: a refusal,
- * NGINX's 500 or 504, a closed connection, no answer in 60 s); the reference table's row
- * says how many when there were any. {@code failedAttempts} counts the delivery attempts
- * that got no 2xx (a timeout, an error): each sends its webhook into the retry schedule
- * (5 s, then 5 min), so a webhook minutes behind was waiting to retry rather than slow.
+ * {@code streamgate.ingest.in-flight} gauge is read alone ({@code /actuator/metrics})
+ * every 250 ms: the most seen is {@code peakInFlightMB} (how close the ingest came to its
+ * bound), and {@code refusedPublishes} is the gateway's count of 503 {@code overloaded}
+ * answers. {@code failedPublishes} counts the publishes that got no 202 (Gatling's KOs: a
+ * refusal, NGINX's 500 or 504, a closed connection, no answer in 60 s); the reference
+ * table's row says how many when there were any. {@code failedAttempts} counts the
+ * delivery attempts that got no 2xx (a timeout, an error): each sends its webhook into
+ * the retry schedule (5 s, then 5 min), so a webhook minutes behind was waiting to retry
+ * rather than slow.
  */
 public class WebhookFanout extends Simulation {
 
@@ -143,7 +144,7 @@ public class WebhookFanout extends Simulation {
 		BenchEnvironment.sleep(Duration.ofSeconds(1));
 		this.startedAt = System.currentTimeMillis();
 		this.inFlightSampler.scheduleWithFixedDelay(() -> {
-			double held = this.environment.metric("streamgate_ingest_in_flight_bytes");
+			double held = this.environment.gauge("streamgate.ingest.in-flight");
 			if (!Double.isNaN(held)) {
 				this.peakInFlight.accumulate(held);
 			}
