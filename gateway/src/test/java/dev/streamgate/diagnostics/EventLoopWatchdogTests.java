@@ -6,6 +6,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.channel.EventLoopGroup;
+import io.netty.util.concurrent.EventExecutor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import reactor.netty.http.HttpResources;
@@ -27,16 +28,11 @@ class EventLoopWatchdogTests {
 	void aLoopBusyWithOneTaskTooLongIsLoggedWithWhatItRuns(CapturedOutput output) throws Exception {
 		EventLoopWatchdog watchdog = new EventLoopWatchdog(Duration.ofMillis(300));
 		watchdog.start();
-		CountDownLatch release = new CountDownLatch(1);
-		// The watchdog learns each loop's thread first.
-		Thread.sleep(200);
 		try {
-			HttpResources.get().onServer(LoopResources.DEFAULT_NATIVE).next().execute(() -> blockOn(release));
-			await().atMost(Duration.ofSeconds(10)).until(() -> output.getAll().contains("busy with one task"));
+			holdUntilLogged(serverLoop(), output, "busy with one task");
 			assertThat(output.getAll()).contains("every connection it serves waits").contains("blockOn");
 		}
 		finally {
-			release.countDown();
 			watchdog.stop();
 		}
 	}
@@ -46,15 +42,11 @@ class EventLoopWatchdogTests {
 		try (EgressGuard egress = new EgressGuard(new EgressProperties(List.of(), true))) {
 			EventLoopWatchdog watchdog = new EventLoopWatchdog(Duration.ofMillis(300), List.of(egress.eventLoops()));
 			watchdog.start();
-			CountDownLatch release = new CountDownLatch(1);
-			Thread.sleep(200);
 			try {
-				egress.eventLoops().next().execute(() -> blockOn(release));
-				await().atMost(Duration.ofSeconds(10)).until(() -> output.getAll().contains("streamgate-egress"));
+				holdUntilLogged(egress.eventLoops().next(), output, "streamgate-egress");
 				assertThat(output.getAll()).contains("busy with one task").contains("blockOn");
 			}
 			finally {
-				release.countDown();
 				watchdog.stop();
 			}
 		}
@@ -66,21 +58,17 @@ class EventLoopWatchdogTests {
 		EventLoopGroup outgoing = egress.eventLoops();
 		EventLoopWatchdog watchdog = new EventLoopWatchdog(Duration.ofMillis(300), List.of(outgoing));
 		watchdog.start();
-		CountDownLatch release = new CountDownLatch(1);
 		try {
-			Thread.sleep(200);
 			// A node closing stops the loops of its outgoing connections before the
 			// watch: a loop that takes no more tasks must not end the watch of the
 			// others.
 			egress.close();
 			assertThat(outgoing.terminationFuture().await(20, TimeUnit.SECONDS)).isTrue();
 			Thread.sleep(500);
-			HttpResources.get().onServer(LoopResources.DEFAULT_NATIVE).next().execute(() -> blockOn(release));
-			await().atMost(Duration.ofSeconds(10)).until(() -> output.getAll().contains("busy with one task"));
+			holdUntilLogged(serverLoop(), output, "busy with one task");
 			assertThat(output.getAll()).doesNotContain("streamgate-egress");
 		}
 		finally {
-			release.countDown();
 			watchdog.stop();
 		}
 	}
@@ -90,6 +78,26 @@ class EventLoopWatchdogTests {
 		EventLoopWatchdog watchdog = new EventLoopWatchdog(Duration.ZERO);
 		watchdog.start();
 		assertThat(watchdog.isRunning()).isFalse();
+	}
+
+	private static EventExecutor serverLoop() {
+		return HttpResources.get().onServer(LoopResources.DEFAULT_NATIVE).next();
+	}
+
+	/**
+	 * Holds a loop with one task until the output says so, once the watchdog has had time
+	 * to learn each loop's thread.
+	 */
+	private static void holdUntilLogged(EventExecutor loop, CapturedOutput output, String text) throws Exception {
+		Thread.sleep(200);
+		CountDownLatch release = new CountDownLatch(1);
+		try {
+			loop.execute(() -> blockOn(release));
+			await().atMost(Duration.ofSeconds(10)).until(() -> output.getAll().contains(text));
+		}
+		finally {
+			release.countDown();
+		}
 	}
 
 	private static void blockOn(CountDownLatch release) {
