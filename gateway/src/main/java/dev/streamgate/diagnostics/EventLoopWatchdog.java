@@ -39,14 +39,6 @@ final class EventLoopWatchdog implements SmartLifecycle {
 	private ScheduledExecutorService checker;
 
 	/**
-	 * Watches the loops that serve the node's HTTP requests.
-	 * @param threshold how long a loop may run one task; zero turns the watch off
-	 */
-	EventLoopWatchdog(Duration threshold) {
-		this(threshold, List.of());
-	}
-
-	/**
 	 * Watches the loops that serve the node's HTTP requests and others besides.
 	 * @param threshold how long a loop may run one task; zero turns the watch off
 	 * @param others more loops to watch (those of outgoing connections)

@@ -26,7 +26,7 @@ class EventLoopWatchdogTests {
 
 	@Test
 	void aLoopBusyWithOneTaskTooLongIsLoggedWithWhatItRuns(CapturedOutput output) throws Exception {
-		EventLoopWatchdog watchdog = new EventLoopWatchdog(Duration.ofMillis(300));
+		EventLoopWatchdog watchdog = new EventLoopWatchdog(Duration.ofMillis(300), List.of());
 		watchdog.start();
 		try {
 			holdUntilLogged(serverLoop(), output, "busy with one task");
@@ -75,7 +75,7 @@ class EventLoopWatchdogTests {
 
 	@Test
 	void zeroTurnsTheWatchOff() {
-		EventLoopWatchdog watchdog = new EventLoopWatchdog(Duration.ZERO);
+		EventLoopWatchdog watchdog = new EventLoopWatchdog(Duration.ZERO, List.of());
 		watchdog.start();
 		assertThat(watchdog.isRunning()).isFalse();
 	}

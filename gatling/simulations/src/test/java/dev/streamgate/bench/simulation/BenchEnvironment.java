@@ -211,21 +211,12 @@ final class BenchEnvironment implements AutoCloseable {
 	 * @param name the meter's name, e.g. {@code streamgate.ingest.in-flight}
 	 */
 	double gauge(String name) {
-		HttpRequest request = HttpRequest.newBuilder(URI.create(gatewayUrl() + "/actuator/metrics/" + name))
-			.timeout(Duration.ofSeconds(5))
-			.build();
-		try {
-			HttpResponse<String> response = this.http.send(request, HttpResponse.BodyHandlers.ofString());
-			Matcher value = MEASUREMENT.matcher(response.body());
-			return (response.statusCode() == 200 && value.find()) ? Double.parseDouble(value.group(1)) : Double.NaN;
-		}
-		catch (IOException | RuntimeException ex) {
+		HttpResponse<String> response = get("/actuator/metrics/" + name);
+		if (response == null || response.statusCode() != 200) {
 			return Double.NaN;
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return Double.NaN;
-		}
+		Matcher value = MEASUREMENT.matcher(response.body());
+		return value.find() ? Double.parseDouble(value.group(1)) : Double.NaN;
 	}
 
 	/**
@@ -241,25 +232,38 @@ final class BenchEnvironment implements AutoCloseable {
 	private double sum(String name, String[] labels, double none) {
 		// The filter takes a family's name: a counter's samples add _total to it.
 		String family = name.endsWith("_total") ? name.substring(0, name.length() - "_total".length()) : name;
-		HttpRequest request = HttpRequest
-			.newBuilder(URI.create(gatewayUrl() + "/actuator/prometheus?includedNames=" + family))
-			.timeout(Duration.ofSeconds(5))
-			.build();
+		HttpResponse<String> response = get("/actuator/prometheus?includedNames=" + family);
+		if (response == null) {
+			return Double.NaN;
+		}
 		try {
-			String body = this.http.send(request, HttpResponse.BodyHandlers.ofString()).body();
-			return body.lines()
+			return response.body()
+				.lines()
 				.filter((line) -> line.startsWith(name + " ") || line.startsWith(name + "{"))
 				.filter((line) -> Arrays.stream(labels).anyMatch(line::contains))
 				.mapToDouble((line) -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
 				.reduce(Double::sum)
 				.orElse(none);
 		}
-		catch (IOException | RuntimeException ex) {
+		catch (NumberFormatException ex) {
 			return Double.NaN;
+		}
+	}
+
+	/** A GET of the gateway's, or null when it could not be made. */
+	private HttpResponse<String> get(String path) {
+		HttpRequest request = HttpRequest.newBuilder(URI.create(gatewayUrl() + path))
+			.timeout(Duration.ofSeconds(5))
+			.build();
+		try {
+			return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			return Double.NaN;
+			return null;
 		}
 	}
 

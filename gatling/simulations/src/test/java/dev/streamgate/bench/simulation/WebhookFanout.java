@@ -145,6 +145,10 @@ public class WebhookFanout extends Simulation {
 		this.startedAt = System.currentTimeMillis();
 		this.inFlightSampler.scheduleWithFixedDelay(() -> {
 			double held = this.environment.gauge("streamgate.ingest.in-flight");
+			if (Double.isNaN(held)) {
+				// A gateway of one's own (gateway.url) may not expose /actuator/metrics.
+				held = this.environment.metric("streamgate_ingest_in_flight_bytes");
+			}
 			if (!Double.isNaN(held)) {
 				this.peakInFlight.accumulate(held);
 			}
