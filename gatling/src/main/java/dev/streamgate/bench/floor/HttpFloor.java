@@ -1,3 +1,5 @@
+package dev.streamgate.bench.floor;
+
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
@@ -12,15 +14,16 @@ import reactor.netty.http.server.HttpServer;
 
 /**
  * The HTTP part of fanout-200 with nothing else: the routes gatling/ssebench drives
- * (create a topic, publish, stream a topic as SSE) on bare Reactor Netty, the server under
- * the gateway's WebFlux, with no Spring, no security, no observation and no Kafka. A
- * publication is written to the topic's streams and answered 202 at once. What this server
- * costs at fanout-200's load is what the gateway's HTTP work could cost on the same machine
- * with no framework at all (gatling/bin/http-floor); it is a measuring instrument, not a
- * gateway: no validation, no history, no resume.
+ * (create a topic, publish, stream a topic as SSE) on bare Reactor Netty, the server
+ * under the gateway's WebFlux, with no Spring, no security, no observation and no Kafka.
+ * A publication is written to the topic's streams and answered 202 at once. What this
+ * server costs at fanout-200's load is what the gateway's HTTP work could cost on the
+ * same machine with no framework at all (gatling/bin/http-floor); it is a measuring
+ * instrument, not a gateway: no validation, no history, no resume.
  * <p>
- * Run from source with the gateway's own libraries on the class path:
- * {@code java -cp 'BOOT-INF/lib/*' gatling/http-floor/HttpFloor.java <port>}.
+ * Reactor Netty is the gateway's version: both take it from Spring Boot's dependency
+ * management. Run from {@code gatling/target/mock-source-exec.jar} with
+ * {@code -Dloader.main=dev.streamgate.bench.floor.HttpFloor}, the port as argument.
  */
 public final class HttpFloor {
 
