@@ -274,6 +274,26 @@ class StreamIntegrationTests {
 	}
 
 	@Test
+	void aPublishAnswersAnIdThatResumesExactlyAfterItOnEveryPartition() {
+		createTopic("{\"id\":\"orders-spread\",\"partitions\":4}");
+		List<String> ids = new ArrayList<>();
+		// Keys spread the publications over the partitions; each is acknowledged before
+		// the next is sent, so "after" is the order of publication.
+		IntStream.range(0, 24).forEach((i) -> ids.add(publishedId("orders-spread?key=k" + i, "{\"n\":" + i + "}")));
+		assertThat(ids.stream().map(Cursors::offsets).map((offsets) -> offsets.split("\\.").length)).containsOnly(4);
+		for (int k : new int[] { 5, 17 }) {
+			List<ServerSentEvent<String>> rest = sse().take("/api/v1/stream/orders-spread", ids.get(k), 23 - k);
+			assertThat(data(rest)).containsExactlyInAnyOrderElementsOf(
+					IntStream.range(k + 1, 24).mapToObj((i) -> "{\"n\":" + i + "}").toList());
+		}
+		// The last answer's id is at the end of every partition: what is published next
+		// is the first event a stream resumed from it receives.
+		assertThat(data(receive("/api/v1/stream/orders-spread", ids.get(23), 1,
+				() -> publish("orders-spread?key=k24", "{\"n\":24}"))))
+			.containsExactly("{\"n\":24}");
+	}
+
+	@Test
 	void theTopicStatusCountsConnectedStreams() {
 		createTopic("{\"id\":\"counted\"}");
 		sse().takeAfter("/api/v1/stream/counted", null, 1, () -> {

@@ -4,8 +4,10 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
@@ -87,8 +89,39 @@ public class EventPublisher {
 	 * @return what was appended
 	 */
 	public Mono<Publication> publishEvents(Topic topic, List<OutgoingEvent> events) {
-		return this.log.append(topic, events)
-			.map((positions) -> new Publication(positions, true, last(topic, positions)));
+		if (topic.partitions() == 1) {
+			return this.log.append(topic, events)
+				.map((positions) -> new Publication(positions, true, last(topic, positions)));
+		}
+		// The answer's id must name a position on every partition, not only the ones
+		// written: resuming from it must skip what was acknowledged before this
+		// publication on the others too. Where the log ended, asked while the append is
+		// under way, is such a position: what was acknowledged before the append began
+		// lies before it, and what is published after the answer lies after it.
+		Mono<Optional<Cursor>> end = this.log.end(topic).map(Optional::of).onErrorResume((ex) -> {
+			logger.debug("No end of " + topic.id() + " for a publication's id: " + ex.getMessage());
+			return Mono.just(Optional.empty());
+		});
+		return Mono.zip(this.log.append(topic, events), end)
+			.map((appended) -> new Publication(appended.getT1(), true,
+					appended.getT2()
+						.map((before) -> CursorFormat.of(topic).format(after(before, appended.getT1())))
+						.orElseGet(() -> last(topic, appended.getT1()))));
+	}
+
+	/**
+	 * A cursor at the given positions on the partitions they are on, and at another
+	 * cursor on the others.
+	 */
+	static Cursor after(Cursor elsewhere, List<EventPosition> positions) {
+		long[] last = new long[Math.max(elsewhere.partitions(), positions.get(0).partitions())];
+		for (int p = 0; p < last.length; p++) {
+			last[p] = elsewhere.last(p);
+		}
+		Map<Integer, Long> written = new HashMap<>();
+		positions.forEach((position) -> written.merge(position.partition(), position.offset(), Math::max));
+		written.forEach((partition, offset) -> last[partition] = offset);
+		return Cursor.of(last);
 	}
 
 	/**
@@ -100,11 +133,8 @@ public class EventPublisher {
 	 */
 	public Mono<Publication> publish(Topic topic, List<byte[]> payloads, EventAttributes attributes) {
 		if (topic.payloadType() == PayloadType.EVENT) {
-			List<OutgoingEvent> events = payloads.stream()
-				.map((data) -> new OutgoingEvent(EventType.EVENT, data, attributes))
-				.toList();
-			return this.log.append(topic, events)
-				.map((positions) -> new Publication(positions, true, last(topic, positions)));
+			return publishEvents(topic,
+					payloads.stream().map((data) -> new OutgoingEvent(EventType.EVENT, data, attributes)).toList());
 		}
 		List<JsonStructure> documents = payloads.stream().map(EventPublisher::document).toList();
 		return this.serial.run(topic.id(), () -> current(topic).flatMap(
