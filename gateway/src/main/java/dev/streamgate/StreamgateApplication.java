@@ -19,6 +19,9 @@ public class StreamgateApplication {
 		if (TokenCommand.isCalled(args)) {
 			System.exit(TokenCommand.run(args, System.out, System.err));
 		}
+		if (HelpCommand.isCalled(args)) {
+			System.exit(HelpCommand.run(args, System.out));
+		}
 		acceptOnItsOwnThread();
 		SpringApplication.run(StreamgateApplication.class, args);
 	}

@@ -81,6 +81,46 @@ public final class GatewayProcess implements AutoCloseable, JsonRequests {
 		}
 	}
 
+	/**
+	 * Runs the gateway's main class with the given arguments in a directory of its own
+	 * until it exits by itself, as a command that prints and ends does.
+	 * @param directory the working directory
+	 * @param within how long it may take
+	 * @param args the command-line arguments
+	 * @return its exit code and console output
+	 */
+	public static Finished runToEnd(Path directory, Duration within, String... args) {
+		List<String> command = JavaCommand.of(List.of(), StreamgateApplication.class, List.of(args));
+		Path output = directory.resolve("console-" + System.nanoTime() + ".log");
+		try {
+			Process process = new ProcessBuilder(command).directory(directory.toFile())
+				.redirectErrorStream(true)
+				.redirectOutput(output.toFile())
+				.start();
+			if (!process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS)) {
+				process.destroyForcibly().waitFor();
+				throw new AssertionError("still running after " + within + ": " + Files.readString(output));
+			}
+			return new Finished(process.exitValue(), Files.readAllLines(output));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
+	 * A process that ended.
+	 *
+	 * @param exitCode its exit code
+	 * @param output its console output
+	 */
+	public record Finished(int exitCode, List<String> output) {
+	}
+
 	@Override
 	public WebTestClient client() {
 		return this.client;

@@ -5,8 +5,12 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,13 +35,18 @@ import org.apache.kafka.server.common.MetadataVersion;
  * <p>
  * Storage lives under a data directory that is formatted on the first start and reused on
  * every later one, so standalone mode keeps its topics, events and cursors across
- * restarts.
+ * restarts. One broker at a time owns a data directory: it locks the directory before it
+ * reads or formats anything in it, and a second broker (another gateway started on the
+ * same directory) is refused before it can touch the first one's logs.
  */
 public final class EmbeddedKafkaBroker implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(EmbeddedKafkaBroker.class);
 
 	private static final String HOST = "127.0.0.1";
+
+	/** The file whose lock says that a broker owns the data directory. */
+	static final String LOCK_FILE = "streamgate.lock";
 
 	private final Path dataDir;
 
@@ -48,6 +57,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 	private final TlsListeners tls;
 
 	private KafkaRaftServer server;
+
+	private FileChannel lockFile;
 
 	private EmbeddedKafkaBroker(Path dataDir, int port, SaslListener sasl, TlsListeners tls) {
 		this.dataDir = dataDir.toAbsolutePath().normalize();
@@ -119,6 +130,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 		Properties config = brokerConfig(freePort());
 		try {
 			Files.createDirectories(this.dataDir);
+			lock();
 			if (!Files.exists(this.dataDir.resolve("meta.properties"))) {
 				format();
 			}
@@ -126,9 +138,50 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 		catch (IOException ex) {
 			throw new UncheckedIOException("Cannot prepare Kafka storage in " + this.dataDir, ex);
 		}
-		KafkaRaftServer started = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
-		started.startup();
-		this.server = started;
+		try {
+			KafkaRaftServer started = new KafkaRaftServer(KafkaConfig.fromProps(config, false), Time.SYSTEM);
+			started.startup();
+			this.server = started;
+		}
+		catch (RuntimeException ex) {
+			unlock();
+			throw ex;
+		}
+	}
+
+	/**
+	 * Takes the data directory's lock, held until {@link #close()}. Kafka locks its log
+	 * directories too, but only after it has loaded (and possibly truncated) the metadata
+	 * log, which belongs to the running broker.
+	 */
+	private void lock() throws IOException {
+		FileChannel channel = FileChannel.open(this.dataDir.resolve(LOCK_FILE), StandardOpenOption.CREATE,
+				StandardOpenOption.WRITE);
+		FileLock lock;
+		try {
+			lock = channel.tryLock();
+		}
+		catch (OverlappingFileLockException ex) {
+			// held by a broker of this JVM
+			lock = null;
+		}
+		if (lock == null) {
+			channel.close();
+			throw new DataDirectoryInUseException(this.dataDir);
+		}
+		this.lockFile = channel;
+	}
+
+	private void unlock() {
+		if (this.lockFile != null) {
+			try {
+				this.lockFile.close();
+			}
+			catch (IOException ex) {
+				logger.debug("Closing the lock of " + this.dataDir + " failed", ex);
+			}
+			this.lockFile = null;
+		}
 	}
 
 	private void format() {
@@ -270,6 +323,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 			this.server.awaitShutdown();
 			this.server = null;
 		}
+		unlock();
 	}
 
 	/**
