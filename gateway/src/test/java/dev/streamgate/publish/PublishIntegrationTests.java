@@ -114,6 +114,31 @@ class PublishIntegrationTests {
 	}
 
 	@Test
+	void everyContentTypeAnswersOddJsonValuesWithAcceptanceOrAProblemNeverAServerError() {
+		List<String> values = List.of("null", "[null]", "[]", "[[]]", "{}", "1", "\"x\"", "true", "[1]", "[\"x\"]",
+				"[{}]", "{\"specversion\":null}", "{\"specversion\":\"1.0\",\"id\":null}");
+		List<MediaType> types = List.of(MediaType.APPLICATION_JSON, NDJSON,
+				MediaType.parseMediaType("application/cloudevents+json"),
+				MediaType.parseMediaType("application/cloudevents-batch+json"),
+				MediaType.parseMediaType("application/merge-patch+json"));
+		for (String topic : List.of("orders", "prices")) {
+			for (MediaType type : types) {
+				for (String value : values) {
+					publish(topic, type, value).expectStatus().value((status) -> {
+						assertThat(status).as("%s %s to %s", type, value, topic).isIn(202, 400, 415);
+					});
+				}
+			}
+		}
+		ProblemAssertions.expectProblem(
+				publish("orders", MediaType.parseMediaType("application/cloudevents+json"), "null"), 400,
+				"invalid-cloudevent");
+		ProblemAssertions.expectProblem(
+				publish("orders", MediaType.parseMediaType("application/cloudevents-batch+json"), "[null]"), 400,
+				"invalid-cloudevent");
+	}
+
+	@Test
 	void aBadLineRejectsTheWholeBatch() {
 		String before = status("orders");
 		ProblemAssertions.expectProblem(publish("orders", NDJSON, "{\"n\":1}\n{\"n\":2}\nnot json\n"), 400,

@@ -8,6 +8,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -78,22 +79,22 @@ public final class CloudEvents {
 	 * wrong
 	 */
 	public static List<Publication> readStructured(byte[] body, boolean batch) {
-		if (!batch) {
-			return List.of(publication(deserialize(body, "The CloudEvent")));
-		}
-		JsonNode array;
+		JsonNode json;
 		try {
-			array = JSON.readTree(body);
+			json = JSON.readTree(body);
 		}
 		catch (JacksonException ex) {
-			throw invalid("The batch is not JSON: " + ex.getOriginalMessage());
+			throw invalid(((batch) ? "The batch" : "The CloudEvent") + " is not JSON: " + ex.getOriginalMessage());
 		}
-		if (array == null || !array.isArray() || array.isEmpty()) {
+		if (!batch) {
+			return List.of(publication(deserialize(json, "The CloudEvent")));
+		}
+		if (json == null || !json.isArray() || json.isEmpty()) {
 			throw invalid("A CloudEvents batch is a JSON array of at least one event");
 		}
-		List<Publication> publications = new ArrayList<>(array.size());
-		for (int i = 0; i < array.size(); i++) {
-			publications.add(publication(deserialize(JSON.writeValueAsBytes(array.get(i)), "Event " + (i + 1))));
+		List<Publication> publications = new ArrayList<>(json.size());
+		for (int i = 0; i < json.size(); i++) {
+			publications.add(publication(deserialize(json.get(i), "Event " + (i + 1))));
 		}
 		return publications;
 	}
@@ -115,9 +116,13 @@ public final class CloudEvents {
 		}
 	}
 
-	private static CloudEvent deserialize(byte[] json, String what) {
+	private static CloudEvent deserialize(JsonNode json, String what) {
+		if (json == null || !json.isObject()) {
+			throw invalid(what + " is no CloudEvent 1.0: a CloudEvent is a JSON object, not "
+					+ ((json == null || json.isNull()) ? "null" : json.getNodeType().name().toLowerCase(Locale.ROOT)));
+		}
 		try {
-			return FORMAT.deserialize(json);
+			return FORMAT.deserialize(JSON.writeValueAsBytes(json));
 		}
 		catch (EventDeserializationException | CloudEventRWException | IllegalStateException ex) {
 			throw invalid(what + " is no CloudEvent 1.0: " + message(ex));
