@@ -6,8 +6,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Bounds the time a request body may take (Reactor Netty answers 408 and closes the
- * connection beyond it).
+ * Bounds the time a request's headers and its body may take (408 and the connection
+ * closed beyond them).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(RequestTimeoutProperties.class)
@@ -15,7 +15,10 @@ public class RequestTimeoutConfiguration {
 
 	@Bean
 	NettyServerCustomizer requestBodyTimeouts(RequestTimeoutProperties properties) {
-		return (server) -> server.readTimeout(properties.readTimeout()).requestTimeout(properties.requestTimeout());
+		return (server) -> server.readTimeout(properties.readTimeout())
+			.requestTimeout(properties.requestTimeout())
+			.doOnChannelInit(
+					(observer, channel, remote) -> HeaderReadTimeout.install(channel, properties.headerTimeout()));
 	}
 
 }

@@ -7,15 +7,17 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * How long a client may take to send a request body, so that a client trickling bytes
- * cannot hold a connection forever. Streams are not affected: their requests have no
- * body.
+ * How long a client may take to send a request's headers and body, so that a client
+ * trickling bytes cannot hold a connection forever. Open streams are not affected: the
+ * limits end with the request.
  *
+ * @param headerTimeout longest time from a request's first byte, or from a new
+ * connection, to the end of its headers
  * @param readTimeout longest pause between two reads of a body
  * @param requestTimeout longest time to read a whole body
  */
 @Validated
 @ConfigurationProperties("streamgate.http")
-public record RequestTimeoutProperties(@DefaultValue("10s") Duration readTimeout,
-		@DefaultValue("60s") Duration requestTimeout) {
+public record RequestTimeoutProperties(@DefaultValue("10s") Duration headerTimeout,
+		@DefaultValue("10s") Duration readTimeout, @DefaultValue("60s") Duration requestTimeout) {
 }

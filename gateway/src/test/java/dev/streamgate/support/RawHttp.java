@@ -89,6 +89,17 @@ public final class RawHttp implements Closeable {
 		return status;
 	}
 
+	/**
+	 * Reads until the gateway closes the connection.
+	 * @throws IOException when it does not close it in time
+	 * ({@link java.net.SocketTimeoutException})
+	 */
+	public void awaitClose() throws IOException {
+		while (this.in.read() >= 0) {
+			// what comes before the end does not matter here
+		}
+	}
+
 	private String readHead() throws IOException {
 		ByteArrayOutputStream head = new ByteArrayOutputStream();
 		while (true) {
