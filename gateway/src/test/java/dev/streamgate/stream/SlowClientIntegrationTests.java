@@ -6,6 +6,8 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
@@ -84,6 +86,66 @@ class SlowClientIntegrationTests {
 				.contains("streamgate_delivery_latency_seconds_bucket")
 				.containsPattern("streamgate_sse_clients\\{.*topic=\"firehose\".*\\} ");
 		}
+	}
+
+	@Test
+	void aClientThatReadsNothingIsCutOffByTheBytesItHoldsNotByItsEventCount() throws Exception {
+		this.client.post()
+			.uri("/api/v1/topics")
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{\"id\":\"large-events\"}")
+			.exchange()
+			.expectStatus()
+			.isCreated();
+		// 80 events of 200 KB: far fewer than the 256 a queue holds, twice the 8 MB a
+		// connection may hold (streamgate.memory.client-buffer).
+		String padding = "x".repeat(200 * 1024);
+		int events = 80;
+		try (Socket stalled = new Socket()) {
+			stalled.setReceiveBufferSize(4096);
+			stalled.connect(new InetSocketAddress("127.0.0.1", this.port));
+			OutputStream out = stalled.getOutputStream();
+			out.write(
+					("GET /api/v1/stream/large-events HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
+						.getBytes(StandardCharsets.US_ASCII));
+			out.flush();
+			double before = slowDisconnects();
+			long[] mostHeld = { 0 };
+			List<ServerSentEvent<String>> received = new Sse("http://localhost:" + this.port).takeAfter(
+					"/api/v1/stream/large-events", null, events, () -> IntStream.range(0, events).forEach((i) -> {
+						this.client.post()
+							.uri("/api/v1/publish/large-events")
+							.contentType(MediaType.APPLICATION_JSON)
+							.bodyValue("{\"n\":" + i + ",\"pad\":\"" + padding + "\"}")
+							.exchange()
+							.expectStatus()
+							.isAccepted();
+						mostHeld[0] = Math.max(mostHeld[0], heldBytes());
+					}));
+			assertThat(received).hasSize(events);
+			await().atMost(Duration.ofSeconds(10)).until(() -> slowDisconnects() > before);
+			// What the node held for its connections never went far past one connection's
+			// limit and the reader that keeps up: the stalled one was cut off in time.
+			assertThat(mostHeld[0]).isLessThan(10L * 1024 * 1024);
+			await().atMost(Duration.ofSeconds(10)).until(() -> heldBytes() < 1024 * 1024);
+		}
+	}
+
+	private double slowDisconnects() {
+		return sum("streamgate_sse_disconnects_total\\{[^}]*reason=\"slow\"[^}]*\\} ([0-9.E+-]+)");
+	}
+
+	private long heldBytes() {
+		return (long) sum("streamgate_memory_client_buffers_bytes\\{[^}]*\\} ([0-9.E+-]+)");
+	}
+
+	private double sum(String sample) {
+		Matcher matcher = Pattern.compile(sample).matcher(metrics());
+		double sum = 0;
+		while (matcher.find()) {
+			sum += Double.parseDouble(matcher.group(1));
+		}
+		return sum;
 	}
 
 	private String metrics() {

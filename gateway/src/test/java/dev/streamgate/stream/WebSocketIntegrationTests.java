@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 import jakarta.json.JsonObject;
@@ -44,8 +46,8 @@ class WebSocketIntegrationTests {
 				"--spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers(),
 				"--streamgate.kafka.topic-prefix=" + TestKafka.uniquePrefix(),
 				"--streamgate.security.jwt.secret=" + SECRET, "--streamgate.ws.client-queue=16",
-				"--streamgate.ingest.max-payload=4MB");
-		for (String topic : List.of("ws-a", "ws-b", "ws-c", "ws-public", "ws-firehose")) {
+				"--streamgate.memory.client-buffer=2MB", "--streamgate.ingest.max-payload=4MB");
+		for (String topic : List.of("ws-a", "ws-b", "ws-c", "ws-public", "ws-firehose", "ws-large")) {
 			admin().post()
 				.uri("/api/v1/topics")
 				.contentType(MediaType.APPLICATION_JSON)
@@ -206,6 +208,36 @@ class WebSocketIntegrationTests {
 			.exchange()
 			.expectStatus()
 			.isAccepted();
+	}
+
+	@Test
+	void aConnectionThatReadsNothingIsClosedByTheBytesItHoldsNotByItsMessageCount() throws Exception {
+		// 15 events of 900 KB: fewer than the 16 a queue holds, far more than the 2 MB a
+		// connection may hold (streamgate.memory.client-buffer) and than the loopback
+		// socket's buffers take.
+		int events = 15;
+		String padding = "x".repeat(900 * 1024);
+		String url = socketUrl(token(Map.of("subscribe", List.of("ws-large"))));
+		double before = slowDisconnects();
+		try (JdkWebSocket stalled = JdkWebSocket.connectStalled(url);
+				JdkWebSocket reading = JdkWebSocket.connect(url)) {
+			subscribe(stalled, "ws-large", null);
+			subscribe(reading, "ws-large", null);
+			Thread.sleep(500);
+			for (int n = 0; n < events; n++) {
+				publish("ws-large", "{\"n\":" + n + ",\"pad\":\"" + padding + "\"}");
+				JsonObject message = reading.next(WAIT);
+				assertThat(message).as("event " + n).isNotNull();
+				assertThat(message.getJsonObject("data").getInt("n")).isEqualTo(n);
+			}
+			await().atMost(WAIT).until(() -> slowDisconnects() > before);
+		}
+	}
+
+	private static double slowDisconnects() {
+		Matcher matcher = Pattern.compile("streamgate_ws_disconnects_total\\{[^}]*reason=\"slow\"[^}]*\\} ([0-9.E+-]+)")
+			.matcher(metrics());
+		return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
 	}
 
 	private static String metrics() {

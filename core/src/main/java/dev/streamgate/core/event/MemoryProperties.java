@@ -1,6 +1,7 @@
 package dev.streamgate.core.event;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.lang.Nullable;
 import org.springframework.util.unit.DataSize;
 
@@ -16,9 +17,28 @@ import org.springframework.util.unit.DataSize;
  * of webhook-13's 12.5 MB a second, so while its JVM was cold and deliveries slow, most
  * of its 500 webhooks fell behind memory and read their gaps from Kafka, and the node
  * refused publishes; at 384 MiB five runs of six refused none (docs/benchmarks.md)
+ * @param clientBuffer the bytes one connection (a stream, a WebSocket) may hold that it
+ * has not read yet; beyond it the connection is cut off and resumes with its cursor. A
+ * connection that holds nothing always takes the next event, whatever its size
+ * @param clientBuffers the bytes all connections together may hold; a connection that is
+ * behind and would go past it is cut off. Unset: an eighth of the maximum heap, at most
+ * {@value #DEFAULT_CLIENT_CAP_MIB} MiB
  */
 @ConfigurationProperties("streamgate.memory")
-public record MemoryProperties(@Nullable DataSize recentEvents) {
+public record MemoryProperties(@Nullable DataSize recentEvents, @DefaultValue("8MB") DataSize clientBuffer,
+		@Nullable DataSize clientBuffers) {
+
+	/** The most the default budget of connections' buffers takes, in MiB. */
+	public static final long DEFAULT_CLIENT_CAP_MIB = 256;
+
+	/**
+	 * The bytes all connections may hold together.
+	 * @return the bytes
+	 */
+	public long clientBuffersBytes() {
+		return (this.clientBuffers != null) ? this.clientBuffers.toBytes()
+				: Math.min(Runtime.getRuntime().maxMemory() / 8, DEFAULT_CLIENT_CAP_MIB * 1024 * 1024);
+	}
 
 	/** The most the default budget takes, in MiB. */
 	public static final long DEFAULT_CAP_MIB = 384;

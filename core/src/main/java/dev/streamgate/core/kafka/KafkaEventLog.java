@@ -35,6 +35,7 @@ import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -367,8 +368,12 @@ public final class KafkaEventLog implements EventLog {
 				.collectList()
 				.timeout(this.writeTimeout.plusSeconds(2));
 		}
-		return positions.onErrorMap((ex) -> !(ex instanceof StreamgateException),
-				StreamgateException::kafkaUnavailable);
+		return positions.onErrorMap(RecordTooLargeException.class, (ex) -> new StreamgateException(
+				ProblemType.PAYLOAD_TOO_LARGE,
+				"The publication is larger than Kafka takes in one record (the producer's max.request.size or the "
+						+ "topic's max.message.bytes); lower streamgate.ingest.max-payload to match, or raise those",
+				ex))
+			.onErrorMap((ex) -> !(ex instanceof StreamgateException), StreamgateException::kafkaUnavailable);
 	}
 
 	/**

@@ -3,7 +3,10 @@ package dev.streamgate.core.web;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.LongSupplier;
 
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.EventLoop;
 import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.web.server.ServerWebExchange;
@@ -60,6 +63,43 @@ public final class Connections {
 			return Mono.create((sink) -> connection.channel().closeFuture().addListener((future) -> sink.success()));
 		}
 		return Mono.never();
+	}
+
+	/**
+	 * The Netty channel of a request's connection.
+	 * @param exchange the exchange
+	 * @return the channel, or {@code null} when the server is not Reactor Netty
+	 */
+	public static Channel channel(ServerWebExchange exchange) {
+		if (ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()) instanceof Connection connection) {
+			return connection.channel();
+		}
+		return null;
+	}
+
+	/**
+	 * The bytes a request's connection has been given to write and has not yet written to
+	 * its socket.
+	 * @param exchange the exchange
+	 * @return reads the bytes now (0 when the connection is not a Netty one)
+	 */
+	public static LongSupplier unwritten(ServerWebExchange exchange) {
+		if (ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()) instanceof Connection connection) {
+			return unwritten(connection.channel());
+		}
+		return () -> 0;
+	}
+
+	/**
+	 * The bytes a channel has been given to write and has not yet written to its socket.
+	 * @param channel the channel
+	 * @return reads the bytes now
+	 */
+	public static LongSupplier unwritten(Channel channel) {
+		return () -> {
+			ChannelOutboundBuffer pending = channel.unsafe().outboundBuffer();
+			return (pending != null) ? pending.totalPendingWriteBytes() : 0;
+		};
 	}
 
 	private static EventLoop loop(ServerWebExchange exchange) {

@@ -1,5 +1,6 @@
 package dev.streamgate.subscribe.follow;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.beans.factory.ObjectProvider;
@@ -9,6 +10,7 @@ import org.springframework.context.annotation.Configuration;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventTail;
 import dev.streamgate.core.event.MemoryBudget;
+import dev.streamgate.core.event.MemoryProperties;
 import dev.streamgate.core.event.SnapshotDocuments;
 import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.trace.EventTracing;
@@ -26,6 +28,20 @@ public class FollowConfiguration {
 			ObjectProvider<EventTracing> tracing) {
 		return new TopicFollowers(eventLog, eventTail, snapshotDocuments, topicStore, properties, recentEventsBudget,
 				meters, tracing.getIfAvailable(() -> EventTracing.NONE));
+	}
+
+	@Bean
+	ClientBuffers clientBuffers(MemoryProperties memory, MeterRegistry meters) {
+		ClientBuffers buffers = new ClientBuffers(memory.clientBuffersBytes(), memory.clientBuffer().toBytes());
+		Gauge.builder("streamgate.memory.client.buffers", buffers, ClientBuffers::used)
+			.description("Bytes held for connections that they have not read yet, all connections together")
+			.baseUnit("bytes")
+			.register(meters);
+		Gauge.builder("streamgate.memory.client.buffers.max", buffers, ClientBuffers::max)
+			.description("The budget of connections' buffers (streamgate.memory.client-buffers)")
+			.baseUnit("bytes")
+			.register(meters);
+		return buffers;
 	}
 
 }

@@ -18,9 +18,11 @@ import dev.streamgate.core.filter.Selection;
 import dev.streamgate.core.topic.SubscriptionMode;
 
 /**
- * One subscriber of a topic on one connection: a bounded queue of what the connection has
- * still to write. A subscriber whose queue is full is cut off at once, without waiting
- * for the queue to drain, so that it neither slows the others nor holds memory.
+ * One subscriber of a topic on one connection: a queue of what the connection has still
+ * to write, bounded in events and in bytes (its connection's {@link ClientBuffer}). A
+ * subscriber whose queue is full, or whose connection holds too much, is cut off at once,
+ * without waiting for the queue to drain, so that it neither slows the others nor holds
+ * memory.
  */
 final class Subscription {
 
@@ -52,16 +54,21 @@ final class Subscription {
 	/** Which slice of the heartbeat interval this subscriber's heartbeat goes out in. */
 	private final int heartbeatSlice = Math.floorMod(MADE.getAndIncrement(), HeartbeatWheel.SLICES);
 
-	Subscription(String channel, SubscriptionMode mode, Selection selection, int queueSize, Cursor skipUntil,
+	/** What the connection holds, in bytes. */
+	private final ClientBuffer buffer;
+
+	Subscription(String channel, SubscriptionMode mode, Selection selection, ClientBuffer buffer, Cursor skipUntil,
 			Executor executor, Consumer<Subscription> onSlow) {
 		this.channel = channel;
 		this.onSlow = onSlow;
 		this.mode = mode;
 		this.selection = selection;
 		this.executor = executor;
-		// Bounded, and allocated as it fills: an idle subscriber's queue costs a few
-		// bytes, not an array of queueSize slots (4 KiB per connection at 1024).
-		this.queue = Sinks.many().unicast().onBackpressureBuffer(new BoundedQueue<>(queueSize));
+		this.buffer = buffer;
+		// Bounded in events and, through the connection's buffer, in bytes; allocated
+		// as it fills: an idle subscriber's queue costs a few bytes, not an array of
+		// slots (4 KiB per connection at 1024).
+		this.queue = Sinks.many().unicast().onBackpressureBuffer(new BoundedQueue<>(buffer.maxEvents()));
 		this.skipUntil = skipUntil;
 	}
 
@@ -147,8 +154,12 @@ final class Subscription {
 		if (this.closed || !selects(followed)) {
 			return true;
 		}
-		if (this.queue.tryEmitNext(followed).isSuccess()) {
-			return true;
+		long bytes = weight(followed);
+		if (this.buffer.tryReserve(bytes)) {
+			if (this.queue.tryEmitNext(followed).isSuccess()) {
+				return true;
+			}
+			this.buffer.release(bytes);
 		}
 		this.slow = true;
 		cutOff();
@@ -175,9 +186,15 @@ final class Subscription {
 	 */
 	Flux<Followed> stream(Flux<Followed> first) {
 		Flux<Followed> replay = this.selection.selectsAll() ? first : first.filter(this::selects);
-		return Flux.concat(replay, this.queue.asFlux())
+		Flux<Followed> live = this.queue.asFlux().doOnNext((followed) -> this.buffer.release(weight(followed)));
+		return Flux.concat(replay, live)
 			.takeUntilOther(this.cut.asMono())
 			.concatWith(Mono.defer(() -> this.slow ? Mono.error(new SlowSubscriberException()) : Mono.empty()));
+	}
+
+	/** What an event costs the connection's buffer while it waits in the queue. */
+	private static long weight(Followed followed) {
+		return followed.isHeartbeat() ? 0 : followed.data().length + ClientBuffer.FRAMING;
 	}
 
 	/**

@@ -382,7 +382,8 @@ public final class TopicFollower implements EventTail.Listener {
 	 * Opens a subscription once the follower is ready and the resume position is known:
 	 * errors (the topic cannot be followed now) come before anything is written.
 	 * @param channel the channel, for counts
-	 * @param queueSize what the subscriber's queue holds before it is cut off
+	 * @param buffer what the subscriber's connection holds, and may hold before it is cut
+	 * off
 	 * @param mode the subscription mode
 	 * @param selection the events it asked for (types, filter)
 	 * @param resume where the subscriber resumes
@@ -390,7 +391,7 @@ public final class TopicFollower implements EventTail.Listener {
 	 * @return the subscription's events, replay first, then live; it joins when
 	 * subscribed
 	 */
-	public Mono<Flux<Followed>> open(String channel, int queueSize, SubscriptionMode mode, Selection selection,
+	public Mono<Flux<Followed>> open(String channel, ClientBuffer buffer, SubscriptionMode mode, Selection selection,
 			Resume resume, Executor executor) {
 		Cursor cursor = resume.cursor();
 		Mono<Boolean> whenReady = this.ready.asMono().timeout(READY_TIMEOUT, Mono.defer(() -> {
@@ -402,7 +403,7 @@ public final class TopicFollower implements EventTail.Listener {
 					"The events of '" + this.topic.id()
 							+ "' cannot be followed now (is Kafka reachable?); retry shortly")
 				.withRetryAfter(Duration.ofSeconds(5)))));
-		Joining joining = new Joining(channel, queueSize, mode, selection, executor);
+		Joining joining = new Joining(channel, buffer, mode, selection, executor);
 		if (selection.view() != null) {
 			// A view starts with its part as it is now, whatever the cursor: its ids are
 			// the topic's, and the events between one and now may not have changed it.
@@ -443,8 +444,8 @@ public final class TopicFollower implements EventTail.Listener {
 			return stream(add(joining, cursor), (first != null) ? Flux.just(first) : Flux.empty());
 		}
 		if (cursor.reaches(this.recent.start())) {
-			Subscription subscription = new Subscription(joining.channel(), mode, joining.selection(),
-					joining.queueSize(), cursor, joining.executor(), this::slow);
+			Subscription subscription = new Subscription(joining.channel(), mode, joining.selection(), joining.buffer(),
+					cursor, joining.executor(), this::slow);
 			List<Followed> replay = new ArrayList<>();
 			for (Followed kept : this.recent.items()) {
 				Followed adapted = subscription.adapt(kept, this.cursors::format);
@@ -513,7 +514,7 @@ public final class TopicFollower implements EventTail.Listener {
 
 	private Subscription add(Joining joining, Cursor skipUntil) {
 		Subscription subscription = new Subscription(joining.channel(), joining.mode(), joining.selection(),
-				joining.queueSize(), skipUntil, joining.executor(), this::slow);
+				joining.buffer(), skipUntil, joining.executor(), this::slow);
 		register(subscription);
 		return subscription;
 	}
@@ -655,7 +656,7 @@ public final class TopicFollower implements EventTail.Listener {
 		}
 	}
 
-	private record Joining(String channel, int queueSize, SubscriptionMode mode, Selection selection,
+	private record Joining(String channel, ClientBuffer buffer, SubscriptionMode mode, Selection selection,
 			Executor executor) {
 	}
 

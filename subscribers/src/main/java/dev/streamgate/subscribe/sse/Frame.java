@@ -10,6 +10,8 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
 
+import dev.streamgate.subscribe.follow.ClientBuffer;
+
 import dev.streamgate.core.event.EventType;
 
 /**
@@ -53,6 +55,20 @@ record Frame(byte[] bytes, long publishedAt) {
 			return netty.wrap(HEARTBEAT_BYTES.duplicate());
 		}
 		return buffers.wrap(this.bytes);
+	}
+
+	/**
+	 * The frame as a buffer to write to a connection, its bytes counted in the
+	 * connection's buffer until the socket's writer has taken them.
+	 * @param buffers the connection's buffers
+	 * @param held what the connection holds
+	 * @return the frame's bytes
+	 */
+	DataBuffer buffer(DataBufferFactory buffers, ClientBuffer held) {
+		if (this != HEARTBEAT && buffers instanceof NettyDataBufferFactory netty) {
+			return netty.wrap(held.counted(this.bytes));
+		}
+		return buffer(buffers);
 	}
 
 	/**

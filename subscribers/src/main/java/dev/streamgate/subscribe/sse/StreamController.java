@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import io.micrometer.core.instrument.Counter;
@@ -48,6 +49,8 @@ import dev.streamgate.core.web.Connections;
 import dev.streamgate.core.web.ProblemResponses;
 import dev.streamgate.core.web.RequestAttributes;
 import dev.streamgate.core.web.SubscribeAccess;
+import dev.streamgate.subscribe.follow.ClientBuffer;
+import dev.streamgate.subscribe.follow.ClientBuffers;
 import dev.streamgate.subscribe.follow.DeliveryMetrics;
 import dev.streamgate.subscribe.follow.Encoder;
 import dev.streamgate.subscribe.follow.Resume;
@@ -88,9 +91,12 @@ public class StreamController {
 
 	private final SubscribeAccess access;
 
+	private final ClientBuffers clientBuffers;
+
 	StreamController(TopicStore topics, TopicFollowers followers, SubscribeAccess access, MeterRegistry meters,
-			SseProperties properties) {
+			SseProperties properties, ClientBuffers clientBuffers) {
 		this.access = access;
+		this.clientBuffers = clientBuffers;
 		this.limits = new StreamLimits(properties.maxStreams(), properties.maxStreamsPerClient());
 		this.topics = topics;
 		this.followers = followers;
@@ -124,12 +130,14 @@ public class StreamController {
 		Selection selection = SubscribeParameters.selection(topic, types, filter, pointer);
 		Resume from = SubscribeParameters.resume(topic, resumeText(lastEventIdHeader, lastEventId));
 		Counter count = this.metrics.delivered(topicId);
-		return respond(exchange, (eventLoop) -> follow(topic, subscriptionMode, selection, from, encoder, eventLoop)
-			.doOnNext((frame) -> {
-				if (frame.carriesEvent()) {
-					count.increment();
-				}
-			}), (problem) -> Frame.of(null, EventType.PROBLEM, problem, 0));
+		return respond(exchange,
+				(eventLoop, buffer) -> follow(topic, subscriptionMode, selection, from, encoder, eventLoop, buffer)
+					.doOnNext((frame) -> {
+						if (frame.carriesEvent()) {
+							count.increment();
+						}
+					}),
+				(problem) -> Frame.of(null, EventType.PROBLEM, problem, 0));
 	}
 
 	@GetMapping(path = "/api/v1/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
@@ -167,8 +175,9 @@ public class StreamController {
 						SubscribeParameters.selection(topic, types, filter, pointer),
 						SubscribeParameters.resume(topic, cursor), this.metrics.delivered(id)));
 			}
-			TopicsStream stream = new TopicsStream(parts, this.followers, CHANNEL, this.properties.clientQueue());
-			return respond(exchange, (eventLoop) -> stream.open(retryFrame(), eventLoop), TopicsEncoder::problem);
+			TopicsStream stream = new TopicsStream(parts, this.followers, CHANNEL);
+			return respond(exchange, (eventLoop, buffer) -> stream.open(retryFrame(), eventLoop, buffer),
+					TopicsEncoder::problem);
 		});
 	}
 
@@ -197,11 +206,12 @@ public class StreamController {
 	 * problem response), within the limits of streams, until the connection closes or the
 	 * token expires.
 	 * @param exchange the request
-	 * @param follow the frames on a connection's event loop, once they can start
+	 * @param follow the frames on a connection's event loop, once they can start, held in
+	 * the connection's buffer
 	 * @param problemFrame writes a stream-level problem (the token expired)
 	 * @return completes when the stream ends
 	 */
-	private Mono<Void> respond(ServerWebExchange exchange, Function<Executor, Flux<Frame>> follow,
+	private Mono<Void> respond(ServerWebExchange exchange, BiFunction<Executor, ClientBuffer, Flux<Frame>> follow,
 			Function<byte[], Frame> problemFrame) {
 		String client = clientAddress(exchange);
 		ServerHttpResponse response = exchange.getResponse();
@@ -214,11 +224,15 @@ public class StreamController {
 		// closes before the response is written (during an asynchronous token check,
 		// say) never subscribes, so it is never counted. An error before the first frame
 		// is still a problem response (429 over a limit).
+		ClientBuffer held = this.clientBuffers.open(this.properties.clientQueue(), Connections.unwritten(exchange));
 		Flux<Frame> frames = Flux.using(() -> {
 			this.limits.acquire(client);
 			return client;
-		}, (counted) -> follow.apply(Connections.eventLoop(exchange)).takeUntilOther(Connections.closed(exchange)),
-				this.limits::release);
+		}, (counted) -> follow.apply(Connections.eventLoop(exchange), held)
+			.takeUntilOther(Connections.closed(exchange)), (counted) -> {
+				this.limits.release(counted);
+				held.close();
+			});
 		Instant expiresAt = exchange.getAttribute(RequestAttributes.TOKEN_EXPIRES_AT);
 		if (expiresAt != null) {
 			// The client reconnects with a fresh token and its cursor. Only the expiry
@@ -243,8 +257,8 @@ public class StreamController {
 			if (frame.carriesEvent()) {
 				this.metrics.written(frame.publishedAt());
 			}
-			return frame.buffer(buffers);
-		}));
+			return frame.buffer(buffers, held);
+		}).doFinally((signal) -> held.close()));
 	}
 
 	private Frame retryFrame() {
@@ -268,9 +282,9 @@ public class StreamController {
 	 * before it is still a problem response), then the events.
 	 */
 	private Flux<Frame> follow(Topic topic, SubscriptionMode mode, Selection selection, Resume from,
-			Encoder<Frame> encoder, Executor eventLoop) {
+			Encoder<Frame> encoder, Executor eventLoop, ClientBuffer buffer) {
 		return Flux.using(() -> this.followers.acquire(topic),
-				(follower) -> follower.open(CHANNEL, this.properties.clientQueue(), mode, selection, from, eventLoop)
+				(follower) -> follower.open(CHANNEL, buffer, mode, selection, from, eventLoop)
 					// The subscriber joins once the retry line is written (deferred: a
 					// stream cancelled before then leaves no subscription behind).
 					.flatMapMany(

@@ -14,6 +14,7 @@ import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.filter.Selection;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
+import dev.streamgate.subscribe.follow.ClientBuffer;
 import dev.streamgate.subscribe.follow.Followed;
 import dev.streamgate.subscribe.follow.Resume;
 import dev.streamgate.subscribe.follow.SlowSubscriberException;
@@ -41,13 +42,10 @@ final class TopicsStream {
 
 	private final String channel;
 
-	private final int queueSize;
-
-	TopicsStream(List<Part> parts, TopicFollowers followers, String channel, int queueSize) {
+	TopicsStream(List<Part> parts, TopicFollowers followers, String channel) {
 		this.parts = parts;
 		this.followers = followers;
 		this.channel = channel;
-		this.queueSize = queueSize;
 	}
 
 	/**
@@ -55,15 +53,16 @@ final class TopicsStream {
 	 * before is a problem response), then the events of all topics.
 	 * @param retry the first frame
 	 * @param eventLoop the connection's event loop
+	 * @param buffer what the connection holds, all its topics together
 	 * @return the frames
 	 */
-	Flux<Frame> open(Frame retry, Executor eventLoop) {
+	Flux<Frame> open(Frame retry, Executor eventLoop, ClientBuffer buffer) {
 		return Flux.using(this::acquire, (held) -> {
 			List<Mono<Flux<Followed>>> opening = new ArrayList<>(held.size());
 			for (int i = 0; i < held.size(); i++) {
 				Part part = this.parts.get(i);
 				opening.add(held.get(i)
-					.open(this.channel, this.queueSize, part.mode(), part.selection(), part.resume(), eventLoop));
+					.open(this.channel, buffer, part.mode(), part.selection(), part.resume(), eventLoop));
 			}
 			return Mono.zip(opening, (opened) -> opened)
 				.flatMapMany((opened) -> Flux.concat(Flux.just(retry), merge(held, opened)));

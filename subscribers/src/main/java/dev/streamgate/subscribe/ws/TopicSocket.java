@@ -16,6 +16,8 @@ import jakarta.json.JsonValue;
 import io.micrometer.core.instrument.Counter;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.internal.ThreadExecutorMap;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.web.reactive.socket.CloseStatus;
 import org.springframework.web.reactive.socket.WebSocketMessage;
 import org.springframework.web.reactive.socket.WebSocketSession;
@@ -32,6 +34,7 @@ import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.web.SubscribeAccess;
+import dev.streamgate.subscribe.follow.ClientBuffer;
 import dev.streamgate.subscribe.follow.Followed;
 import dev.streamgate.subscribe.follow.Resume;
 import dev.streamgate.subscribe.follow.SlowSubscriberException;
@@ -73,10 +76,14 @@ final class TopicSocket {
 
 	private final Sinks.Many<WebSocketMessage> replies = Sinks.many().unicast().onBackpressureBuffer();
 
+	/** What the connection holds, all its topics together. */
+	private final ClientBuffer held;
+
 	TopicSocket(WebSocketSession session, Principal principal, TopicSockets sockets) {
 		this.session = session;
 		this.principal = principal;
 		this.sockets = sockets;
+		this.held = sockets.buffers().open(sockets.properties().clientQueue(), sockets.unwritten(session));
 	}
 
 	Mono<Void> run() {
@@ -96,7 +103,7 @@ final class TopicSocket {
 			out = out.takeUntilOther(Mono.delay(left.isNegative() ? Duration.ZERO : left)
 				.then(Mono.defer(() -> this.session.close(TOKEN_EXPIRED))));
 		}
-		return Mono.when(input, this.session.send(out));
+		return Mono.when(input, this.session.send(out)).doFinally((signal) -> this.held.close());
 	}
 
 	private void onMessage(WebSocketMessage message) {
@@ -206,16 +213,16 @@ final class TopicSocket {
 	private Flux<WebSocketMessage> follow(Topic topic, SubscriptionMode mode, Selection selection, Resume resume) {
 		TopicSockets sockets = this.sockets;
 		Counter delivered = sockets.metrics().delivered(topic.id());
-		return Flux.using(() -> sockets.followers().acquire(topic), (follower) -> follower
-			.open(TopicSockets.CHANNEL, sockets.properties().clientQueue(), mode, selection, resume, this.eventLoop)
-			.flatMapMany((events) -> events)
-			.filter((followed) -> !followed.isHeartbeat())
-			.map((followed) -> message(followed, delivered))
-			.onErrorResume(SlowSubscriberException.class,
-					(ex) -> this.session.close(SLOW).then(Mono.<WebSocketMessage>empty()))
-			// Any other end of one topic's subscription is that topic's problem.
-			.onErrorResume((ex) -> Mono.just(new WebSocketMessage(WebSocketMessage.Type.TEXT,
-					this.session.bufferFactory().wrap(problem(topic.id(), streamgate(ex)))))),
+		return Flux.using(() -> sockets.followers().acquire(topic),
+				(follower) -> follower.open(TopicSockets.CHANNEL, this.held, mode, selection, resume, this.eventLoop)
+					.flatMapMany((events) -> events)
+					.filter((followed) -> !followed.isHeartbeat())
+					.map((followed) -> message(followed, delivered))
+					.onErrorResume(SlowSubscriberException.class,
+							(ex) -> this.session.close(SLOW).then(Mono.<WebSocketMessage>empty()))
+					// Any other end of one topic's subscription is that topic's problem.
+					.onErrorResume((ex) -> Mono.just(new WebSocketMessage(WebSocketMessage.Type.TEXT,
+							this.session.bufferFactory().wrap(problem(topic.id(), streamgate(ex)))))),
 				sockets.followers()::release);
 	}
 
@@ -225,7 +232,9 @@ final class TopicSocket {
 			this.sockets.metrics().written(followed.publishedAt());
 		}
 		byte[] bytes = followed.encoded(WsEncoder.INSTANCE);
-		return new WebSocketMessage(WebSocketMessage.Type.TEXT, this.session.bufferFactory().wrap(bytes));
+		DataBuffer buffer = (this.session.bufferFactory() instanceof NettyDataBufferFactory netty)
+				? netty.wrap(this.held.counted(bytes)) : this.session.bufferFactory().wrap(bytes);
+		return new WebSocketMessage(WebSocketMessage.Type.TEXT, buffer);
 	}
 
 	private void unsubscribe(String topicId) {

@@ -1,15 +1,25 @@
 package dev.streamgate.subscribe.ws;
 
 import java.security.Principal;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelId;
 import org.springframework.web.reactive.socket.WebSocketHandler;
 import org.springframework.web.reactive.socket.WebSocketSession;
+import org.springframework.web.reactive.socket.adapter.ReactorNettyWebSocketSession;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
 import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.web.Connections;
 import dev.streamgate.core.web.SubscribeAccess;
+import dev.streamgate.subscribe.follow.ClientBuffers;
 import dev.streamgate.subscribe.follow.DeliveryMetrics;
 import dev.streamgate.subscribe.follow.TopicFollowers;
 
@@ -23,6 +33,9 @@ final class TopicSockets implements WebSocketHandler {
 	/** The channel name of WebSocket subscriptions, in metrics and topic status. */
 	static final String CHANNEL = "ws";
 
+	/** The path of WebSocket upgrades. */
+	static final String PATH = "/api/v1/ws";
+
 	private final TopicFollowers followers;
 
 	private final TopicStore topics;
@@ -33,13 +46,48 @@ final class TopicSockets implements WebSocketHandler {
 
 	private final DeliveryMetrics metrics;
 
+	private final ClientBuffers buffers;
+
+	/** The connections of WebSocket upgrades, until they close. */
+	private final Map<ChannelId, Channel> upgrading = new ConcurrentHashMap<>();
+
 	TopicSockets(TopicFollowers followers, TopicStore topics, SubscribeAccess access, WsProperties properties,
-			MeterRegistry meters) {
+			MeterRegistry meters, ClientBuffers buffers) {
 		this.followers = followers;
+		this.buffers = buffers;
 		this.topics = topics;
 		this.access = access;
 		this.properties = properties;
 		this.metrics = new DeliveryMetrics(CHANNEL, meters);
+	}
+
+	/**
+	 * Remembers the connection of an upgrade request to the WebSocket path, so that its
+	 * session can read what the connection's socket has yet to send (a WebFlux session
+	 * does not expose its channel).
+	 * @param exchange the request
+	 * @param chain the rest of the filters
+	 * @return the rest of the filters' work
+	 */
+	Mono<Void> rememberConnection(ServerWebExchange exchange, WebFilterChain chain) {
+		if (PATH.equals(exchange.getRequest().getPath().value())) {
+			Channel channel = Connections.channel(exchange);
+			if (channel != null && this.upgrading.putIfAbsent(channel.id(), channel) == null) {
+				channel.closeFuture().addListener((closed) -> this.upgrading.remove(channel.id()));
+			}
+		}
+		return chain.filter(exchange);
+	}
+
+	/**
+	 * Reads the bytes a session's socket has yet to send.
+	 * @param session the session
+	 * @return the reader; 0 always when its connection is not known
+	 */
+	LongSupplier unwritten(WebSocketSession session) {
+		Channel channel = (session instanceof ReactorNettyWebSocketSession netty)
+				? this.upgrading.get(netty.getChannelId()) : null;
+		return (channel != null) ? Connections.unwritten(channel) : () -> 0;
 	}
 
 	@Override
@@ -53,6 +101,10 @@ final class TopicSockets implements WebSocketHandler {
 
 	DeliveryMetrics metrics() {
 		return this.metrics;
+	}
+
+	ClientBuffers buffers() {
+		return this.buffers;
 	}
 
 	TopicFollowers followers() {

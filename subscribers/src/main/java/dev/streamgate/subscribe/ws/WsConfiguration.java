@@ -9,12 +9,14 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.reactive.handler.SimpleUrlHandlerMapping;
+import org.springframework.web.server.WebFilter;
 
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
 import dev.streamgate.core.topic.SubscriberCounts;
 import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.web.SubscribeAccess;
+import dev.streamgate.subscribe.follow.ClientBuffers;
 import dev.streamgate.subscribe.follow.TopicFollowers;
 
 /**
@@ -27,13 +29,18 @@ public class WsConfiguration {
 
 	@Bean
 	TopicSockets topicSockets(TopicFollowers topicFollowers, TopicStore topicStore, SubscribeAccess subscribeAccess,
-			WsProperties properties, MeterRegistry meters) {
-		return new TopicSockets(topicFollowers, topicStore, subscribeAccess, properties, meters);
+			WsProperties properties, MeterRegistry meters, ClientBuffers clientBuffers) {
+		return new TopicSockets(topicFollowers, topicStore, subscribeAccess, properties, meters, clientBuffers);
+	}
+
+	@Bean
+	WebFilter topicSocketConnections(TopicSockets topicSockets) {
+		return topicSockets::rememberConnection;
 	}
 
 	@Bean
 	HandlerMapping topicSocketsMapping(TopicSockets topicSockets) {
-		return new SimpleUrlHandlerMapping(Map.of("/api/v1/ws", topicSockets), Ordered.HIGHEST_PRECEDENCE);
+		return new SimpleUrlHandlerMapping(Map.of(TopicSockets.PATH, topicSockets), Ordered.HIGHEST_PRECEDENCE);
 	}
 
 	@Bean

@@ -137,7 +137,7 @@ class DocumentViewTests {
 
 	private static Flux<Followed> open(TopicFollower follower, String pointer, SubscriptionMode mode) {
 		Selection view = Selection.ALL.withView(DocumentView.of(pointer, "pointer"));
-		return follower.open("test", 1000, mode, view, Resume.LIVE, Runnable::run)
+		return follower.open("test", Buffers.events(1000), mode, view, Resume.LIVE, Runnable::run)
 			.block(TIMEOUT)
 			.filter((followed) -> !followed.isHeartbeat());
 	}

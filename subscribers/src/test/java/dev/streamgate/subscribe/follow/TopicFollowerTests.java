@@ -144,8 +144,8 @@ class TopicFollowerTests {
 		follower.onEvent(stored.get(1));
 		follower.onEvent(stored.get(2));
 		Flux<Followed> stream = follower
-			.open("test", 16, SubscriptionMode.EVENT, Selection.ALL, Resume.after(Cursor.of(stored.get(1).offset())),
-					Runnable::run)
+			.open("test", Buffers.events(16), SubscriptionMode.EVENT, Selection.ALL,
+					Resume.after(Cursor.of(stored.get(1).offset())), Runnable::run)
 			.block(TIMEOUT);
 		StepVerifier.create(stream.map(TopicFollowerTests::offset))
 			.expectNext(stored.get(2).offset())
@@ -161,9 +161,11 @@ class TopicFollowerTests {
 		this.feed.onStart(Cursor.of(4));
 		List<Followed> first = new ArrayList<>();
 		List<Followed> second = new ArrayList<>();
-		Flux<Followed> one = this.feed.open("a", 16, SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
+		Flux<Followed> one = this.feed
+			.open("a", Buffers.events(16), SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
 			.block(TIMEOUT);
-		Flux<Followed> two = this.feed.open("b", 16, SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
+		Flux<Followed> two = this.feed
+			.open("b", Buffers.events(16), SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
 			.block(TIMEOUT);
 		one.subscribe(first::add);
 		two.subscribe(second::add);
@@ -183,13 +185,14 @@ class TopicFollowerTests {
 		Cursor before = Cursor.of(stored.get(0).offset());
 		follower.onStart(before);
 		List<Followed> live = new ArrayList<>();
-		follower.open("live", 16, SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
+		follower.open("live", Buffers.events(16), SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
 			.block(TIMEOUT)
 			.subscribe(live::add);
 		follower.onEvent(stored.get(1));
 		assertThat(live).hasSize(1);
 		Flux<Followed> resumed = follower
-			.open("resumed", 16, SubscriptionMode.EVENT, Selection.ALL, Resume.after(before), Runnable::run)
+			.open("resumed", Buffers.events(16), SubscriptionMode.EVENT, Selection.ALL, Resume.after(before),
+					Runnable::run)
 			.block(TIMEOUT);
 		StepVerifier.create(resumed).assertNext((kept) -> {
 			// Not the instance that carries the live subscribers' encodings ...
@@ -218,7 +221,7 @@ class TopicFollowerTests {
 		for (int i = 0; i < beats.length; i++) {
 			int subscriber = i;
 			streams.add(((i % 2 == 0) ? feed : other)
-				.open("sse", 16, SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
+				.open("sse", Buffers.events(16), SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
 				.block(TIMEOUT)
 				.filter(Followed::isHeartbeat)
 				.subscribe((heartbeat) -> beats[subscriber]++));
@@ -248,7 +251,8 @@ class TopicFollowerTests {
 		HeartbeatWheel wheel = new HeartbeatWheel();
 		TopicFollower feed = follower(this.topic, wheel);
 		feed.onStart(Cursor.of(0));
-		Flux<Followed> stalled = feed.open("sse", 8, SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
+		Flux<Followed> stalled = feed
+			.open("sse", Buffers.events(8), SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
 			.block(TIMEOUT);
 		StepVerifier.create(stalled, 0).then(() -> {
 			// Nine rounds of the interval: the ninth heartbeat finds the queue of 8 full.
@@ -272,10 +276,10 @@ class TopicFollowerTests {
 	void aSubscriberThatReadsNothingIsCutOffWhileAnotherKeepsUp() {
 		this.feed.onStart(Cursor.of(0));
 		Flux<Followed> stalled = this.feed
-			.open("test", 8, SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
+			.open("test", Buffers.events(8), SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
 			.block(TIMEOUT);
 		Flux<Followed> reading = this.feed
-			.open("test", 8, SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
+			.open("test", Buffers.events(8), SubscriptionMode.EVENT, Selection.ALL, Resume.LIVE, Runnable::run)
 			.block(TIMEOUT);
 		List<Long> read = new ArrayList<>();
 		reading.subscribe((followed) -> read.add(offset(followed)));
@@ -296,8 +300,8 @@ class TopicFollowerTests {
 		follower.onStart(Cursor.of(stored.get(0).offset()));
 		stored.subList(1, 4).forEach(follower::onEvent);
 		Flux<Followed> stream = follower
-			.open("test", 16, SubscriptionMode.EVENT, Selection.ALL, Resume.after(Cursor.of(stored.get(0).offset())),
-					Runnable::run)
+			.open("test", Buffers.events(16), SubscriptionMode.EVENT, Selection.ALL,
+					Resume.after(Cursor.of(stored.get(0).offset())), Runnable::run)
 			.block(TIMEOUT);
 		StepVerifier.create(stream.map(TopicFollowerTests::offset))
 			.expectNext(stored.get(1).offset(), stored.get(2).offset(), stored.get(3).offset())
