@@ -1,7 +1,6 @@
 package dev.streamgate.admin;
 
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,15 +21,17 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import dev.streamgate.core.egress.EgressGuard;
+import dev.streamgate.core.egress.EgressUrls;
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.oauth.ClientCredentials;
 import dev.streamgate.core.problem.ProblemType;
-import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.problem.StreamgateException.FieldError;
+import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
+import dev.streamgate.core.topic.KafkaEndpoint;
 import dev.streamgate.core.topic.MergePatch;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
@@ -41,7 +42,6 @@ import dev.streamgate.core.webhook.AttemptLog;
 import dev.streamgate.core.webhook.DeliveryState;
 import dev.streamgate.core.webhook.DeliveryStates;
 import dev.streamgate.core.webhook.KafkaSink;
-import dev.streamgate.core.topic.KafkaEndpoint;
 import dev.streamgate.core.webhook.Webhook;
 import dev.streamgate.core.webhook.WebhookStore;
 import dev.streamgate.subscribe.follow.SubscribeParameters;
@@ -472,25 +472,7 @@ public class WebhookAdmin {
 			errors.add(new FieldError("/url", "must be at most " + MAX_URL + " characters"));
 			return null;
 		}
-		try {
-			URI uri = new URI(text);
-			String scheme = (uri.getScheme() != null) ? uri.getScheme().toLowerCase(Locale.ROOT) : "";
-			if (!scheme.equals("http") && !scheme.equals("https")) {
-				errors.add(new FieldError("/url", "must be an absolute http or https URL"));
-			}
-			else if (uri.getHost() == null || uri.getHost().isEmpty()) {
-				errors.add(new FieldError("/url", "must name a host"));
-			}
-			else if (uri.getRawUserInfo() != null) {
-				errors.add(new FieldError("/url", "must not hold credentials; send them as a header"));
-			}
-			else if (uri.getRawFragment() != null) {
-				errors.add(new FieldError("/url", "must not have a fragment"));
-			}
-		}
-		catch (URISyntaxException ex) {
-			errors.add(new FieldError("/url", "is not a URL: " + ex.getReason()));
-		}
+		EgressUrls.parse(text, "/url", errors);
 		return text;
 	}
 

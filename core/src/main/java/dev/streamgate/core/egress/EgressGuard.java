@@ -29,10 +29,12 @@ import dev.streamgate.core.problem.StreamgateException.FieldError;
 
 /**
  * Refuses outgoing connections to addresses inside the operator's network (server-side
- * request forgery): loopback, private, carrier-grade NAT, link-local (cloud metadata
- * lives at 169.254.169.254), unique-local, multicast and unspecified addresses, unless
- * {@code streamgate.egress.allowed-cidrs} allows them. Checked when a URL is registered
- * and again on each connection, since DNS may answer differently the second time.
+ * request forgery) and to every other special-purpose address that is not globally
+ * reachable: loopback, private, carrier-grade NAT, link-local (cloud metadata lives at
+ * 169.254.169.254), unique-local, documentation, relay and translator ranges, multicast
+ * and unspecified addresses, unless {@code streamgate.egress.allowed-cidrs} allows them.
+ * Checked when a URL is registered and again on each connection, since DNS may answer
+ * differently the second time.
  * <p>
  * The clients it guards (webhooks, pollers' sources, OAuth token requests) also run on
  * event loops of their own, not on the ones that serve the node's HTTP requests: on
@@ -42,9 +44,19 @@ import dev.streamgate.core.problem.StreamgateException.FieldError;
  */
 public class EgressGuard implements AutoCloseable {
 
+	/**
+	 * The ranges of IANA's IPv4 and IPv6 special-purpose address registries that are not
+	 * globally reachable (documentation, benchmarking, relays and translators included),
+	 * with multicast and the deprecated IPv6 site-local range. Addresses that carry an
+	 * IPv4 address (mapped, NAT64's well-known prefix, 6to4) are checked as that address;
+	 * Teredo's, whose IPv4 part is obscured, are refused whole with the rest of
+	 * 2001::/23.
+	 */
 	private static final List<IpSubnetFilterRule> INTERNAL = rules(List.of("0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10",
-			"127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.168.0.0/16", "198.18.0.0/15",
-			"224.0.0.0/4", "240.0.0.0/4", "::/128", "::1/128", "fc00::/7", "fe80::/10", "ff00::/8"));
+			"127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24",
+			"192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
+			"::/128", "::1/128", "64:ff9b:1::/48", "100::/64", "100:0:0:1::/64", "2001::/23", "2001:db8::/32",
+			"3fff::/20", "5f00::/16", "fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8"));
 
 	/**
 	 * A host whose last label is a number is an IPv4 address in some notation (the URL
@@ -84,7 +96,8 @@ public class EgressGuard implements AutoCloseable {
 		}
 		if (INTERNAL.stream().anyMatch((rule) -> rule.matches(socket))) {
 			return Optional.of(effective.getHostAddress()
-					+ " is a loopback, private, link-local or metadata address; allow it with streamgate.egress.allowed-cidrs");
+					+ " is a loopback, private, link-local, metadata or other special-purpose address that is not "
+					+ "globally reachable; allow it with streamgate.egress.allowed-cidrs");
 		}
 		if (!this.allowPublic) {
 			return Optional

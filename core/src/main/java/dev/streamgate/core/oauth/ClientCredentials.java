@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.media.Schema;
 
+import dev.streamgate.core.egress.EgressUrls;
 import dev.streamgate.core.problem.StreamgateException.FieldError;
 
 /**
@@ -64,13 +65,8 @@ public record ClientCredentials(
 		if (this.tokenUrl == null) {
 			errors.add(new FieldError(at + "/tokenUrl", "is required"));
 		}
-		else if (!this.tokenUrl.isAbsolute() || this.tokenUrl.getHost() == null
-				|| !("http".equalsIgnoreCase(this.tokenUrl.getScheme())
-						|| "https".equalsIgnoreCase(this.tokenUrl.getScheme()))) {
-			errors.add(new FieldError(at + "/tokenUrl", "must be an absolute http or https URL"));
-		}
-		else if (this.tokenUrl.getRawUserInfo() != null) {
-			errors.add(new FieldError(at + "/tokenUrl", "must not carry credentials; use clientId and clientSecret"));
+		else {
+			EgressUrls.check(this.tokenUrl, at + "/tokenUrl", errors);
 		}
 		checkText(this.clientId, at + "/clientId", true, errors);
 		checkText(this.clientSecret, at + "/clientSecret", true, errors);

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
+import dev.streamgate.core.egress.EgressUrls;
 import dev.streamgate.core.problem.StreamgateException.FieldError;
 
 /**
@@ -133,9 +134,8 @@ public final class TopicValidator {
 		if (url == null) {
 			errors.add(new FieldError("/publisher/url", "is required for an http-poller publisher"));
 		}
-		else if (!url.isAbsolute() || url.getHost() == null
-				|| !("http".equalsIgnoreCase(url.getScheme()) || "https".equalsIgnoreCase(url.getScheme()))) {
-			errors.add(new FieldError("/publisher/url", "must be an absolute http or https URL"));
+		else {
+			EgressUrls.check(url, "/publisher/url", errors);
 		}
 	}
 

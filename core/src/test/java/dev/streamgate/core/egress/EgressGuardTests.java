@@ -34,7 +34,9 @@ class EgressGuardTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "127.0.0.1", "127.1.2.3", "10.0.0.1", "172.16.5.4", "172.31.255.255", "192.168.1.1",
 			"169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1", "::1", "::", "fe80::1", "fd00:ec2::254", "fc00::1",
-			"::ffff:127.0.0.1", "::ffff:169.254.169.254" })
+			"::ffff:127.0.0.1", "::ffff:169.254.169.254", "192.0.2.1", "192.88.99.1", "198.51.100.7", "203.0.113.9",
+			"64:ff9b:1::a00:1", "2001:0:4136:e378:8000:63bf:f5ff:fffe", "2001:db8::1", "3fff::1", "100::1", "5f00::1",
+			"fec0::1" })
 	void internalAddressesAreRefused(String address) throws Exception {
 		assertThat(this.guard.refusal(InetAddress.getByName(address))).isPresent();
 	}

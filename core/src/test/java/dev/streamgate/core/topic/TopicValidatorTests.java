@@ -76,6 +76,15 @@ class TopicValidatorTests {
 		assertThat(pointers(event("a").withPublisher(ftp))).containsExactly("/publisher/url");
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "http://127.0.0.1%2f@x:19001/", "http://user:secret@example.com/x",
+			"http://example.com/x#part" })
+	void pollerUrlsAreReadTheWayWebhookUrlsAreCredentialsAndFragmentsRefused(String url) {
+		Publisher poller = new Publisher(PublisherType.HTTP_POLLER, URI.create(url), null, null, null, null, null, null,
+				null, null, null, null, null);
+		assertThat(pointers(event("a").withPublisher(poller))).containsExactly("/publisher/url");
+	}
+
 	@Test
 	void httpPostPublisherTakesNoFields() {
 		Publisher post = new Publisher(PublisherType.HTTP_POST, URI.create("https://example.com"), null, null, null,
