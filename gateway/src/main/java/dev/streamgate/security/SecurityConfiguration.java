@@ -55,6 +55,7 @@ import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.web.RequestAttributes;
 import dev.streamgate.core.web.SubscribeAccess;
+import dev.streamgate.web.CorsProperties;
 
 /**
  * Tokens per role and per topic: the gateway is an OAuth2 resource server that takes JWTs
@@ -195,7 +196,8 @@ public class SecurityConfiguration {
 
 	@Bean
 	SecurityWebFilterChain securityWebFilterChain(ServerHttpSecurity http, SecurityProperties properties,
-			ReactiveJwtDecoder jwtDecoder, TopicStore topics, UrlBasedCorsConfigurationSource cors) {
+			ReactiveJwtDecoder jwtDecoder, TopicStore topics, UrlBasedCorsConfigurationSource cors,
+			CorsProperties corsProperties) {
 		http.csrf(ServerHttpSecurity.CsrfSpec::disable)
 			.httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)
 			.formLogin(ServerHttpSecurity.FormLoginSpec::disable)
@@ -216,6 +218,8 @@ public class SecurityConfiguration {
 					+ "the topic and webhook APIs included");
 			return http.authorizeExchange((exchanges) -> exchanges.anyExchange().permitAll()).build();
 		}
+		http.addFilterBefore(new RequestChecks(corsProperties.allowedOrigins()),
+				SecurityWebFiltersOrder.AUTHENTICATION);
 		http.oauth2ResourceServer((server) -> server.jwt((jwt) -> jwt.jwtDecoder(jwtDecoder))
 			.bearerTokenConverter(new TokenConverter())
 			.authenticationEntryPoint((exchange, ex) -> {

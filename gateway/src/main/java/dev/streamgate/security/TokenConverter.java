@@ -25,7 +25,7 @@ final class TokenConverter implements ServerAuthenticationConverter {
 
 	private static final String STREAMS = "/api/v1/stream";
 
-	private static final String SOCKETS = "/api/v1/ws";
+	static final String SOCKETS = "/api/v1/ws";
 
 	@Override
 	public Mono<Authentication> convert(ServerWebExchange exchange) {

@@ -19,6 +19,7 @@ import reactor.core.publisher.Flux;
 import reactor.netty.http.client.HttpClient;
 
 import dev.streamgate.support.AbortedRequests;
+import dev.streamgate.support.RawHttp;
 import dev.streamgate.support.RunningGateway;
 import dev.streamgate.support.Tokens;
 import dev.streamgate.support.Sse;
@@ -44,7 +45,8 @@ class SecurityIntegrationTests {
 				"--spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers(),
 				"--streamgate.kafka.topic-prefix=" + TestKafka.uniquePrefix(),
 				"--streamgate.security.jwt.secret=" + SECRET, "--streamgate.sse.max-streams-per-client=3",
-				"--streamgate.access-log.enabled=true", "--server.forward-headers-strategy=native");
+				"--streamgate.access-log.enabled=true", "--server.forward-headers-strategy=native",
+				"--streamgate.cors.allowed-origins=https://app.example.com");
 		for (String topic : List.of("prices", "orders.eu", "ordersx", "news")) {
 			client(token(ADMIN)).post()
 				.uri("/api/v1/topics")
@@ -59,6 +61,44 @@ class SecurityIntegrationTests {
 	@AfterAll
 	static void stop() {
 		gateway.close();
+	}
+
+	@Test
+	void twoAuthorizationHeadersAreRefusedRatherThanOneTaken() {
+		gateway.client()
+			.get()
+			.uri("/api/v1/topics")
+			.header(HttpHeaders.AUTHORIZATION, "Bearer " + token(ADMIN), "Bearer " + token(Map.of()))
+			.exchange()
+			.expectStatus()
+			.isBadRequest()
+			.expectHeader()
+			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+			.expectBody()
+			.jsonPath("$.detail")
+			.value((String detail) -> assertThat(detail).contains("2 Authorization headers"));
+	}
+
+	@Test
+	void aWebSocketAuthenticatedByItsCookieOpensOnlyFromTheGatewaysOwnOrAnAllowedOrigin() throws Exception {
+		String cookie = token(Map.of("subscribe", List.of("*")));
+		int port = java.net.URI.create(gateway.baseUrl()).getPort();
+		assertThat(upgrade(port, "https://evil.example", cookie)).isEqualTo(403);
+		assertThat(upgrade(port, "http://localhost:" + (port + 1), cookie)).isEqualTo(403);
+		assertThat(upgrade(port, "https://app.example.com", cookie)).isEqualTo(101);
+		assertThat(upgrade(port, "http://localhost:" + port, cookie)).isEqualTo(101);
+		assertThat(upgrade(port, null, cookie)).as("not a browser: no Origin").isEqualTo(101);
+	}
+
+	private static int upgrade(int port, String origin, String cookie) throws java.io.IOException {
+		try (RawHttp connection = new RawHttp(port, Duration.ofSeconds(10))) {
+			connection.send("GET /api/v1/ws HTTP/1.1\r\nHost: localhost:" + port
+					+ "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+					+ "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+					+ ((origin != null) ? "Origin: " + origin + "\r\n" : "") + "Cookie: streamgate_token=" + cookie
+					+ "\r\n\r\n");
+			return connection.readStatus();
+		}
 	}
 
 	static String token(Map<String, Object> rights) {

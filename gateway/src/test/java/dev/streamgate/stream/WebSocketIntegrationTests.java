@@ -234,6 +234,16 @@ class WebSocketIntegrationTests {
 		}
 	}
 
+	@Test
+	void aConnectionWhoseTokenExpiresIsClosedWith4401NotDropped() throws Exception {
+		String expiring = Tokens.hs256(SECRET, Map.of("subscribe", List.of("ws-a")),
+				Instant.now().plus(Duration.ofSeconds(3)));
+		try (JdkWebSocket socket = JdkWebSocket.connect(socketUrl(expiring))) {
+			subscribe(socket, "ws-a", null);
+			assertThat(socket.closed().get(20, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(4401);
+		}
+	}
+
 	private static double slowDisconnects() {
 		Matcher matcher = Pattern.compile("streamgate_ws_disconnects_total\\{[^}]*reason=\"slow\"[^}]*\\} ([0-9.E+-]+)")
 			.matcher(metrics());

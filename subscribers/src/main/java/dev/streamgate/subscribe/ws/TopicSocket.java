@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -98,12 +99,22 @@ final class TopicSocket {
 			.merge(this.replies.asFlux(), this.streams.asFlux().flatMap((stream) -> stream, Integer.MAX_VALUE), pings)
 			.takeUntilOther(inputDone.asMono());
 		Instant expiresAt = this.sockets.access().expiresAt(this.principal);
-		if (expiresAt != null) {
-			Duration left = Duration.between(Instant.now(), expiresAt);
-			out = out.takeUntilOther(Mono.delay(left.isNegative() ? Duration.ZERO : left)
-				.then(Mono.defer(() -> this.session.close(TOKEN_EXPIRED))));
+		Mono<Void> sending;
+		if (expiresAt == null) {
+			sending = this.session.send(out);
 		}
-		return Mono.when(input, this.session.send(out)).doFinally((signal) -> this.held.close());
+		else {
+			// The close frame goes out once nothing else is being sent: closed while the
+			// messages were still being written, the connection was dropped without one
+			// (the client saw 1006, as after a network failure).
+			Duration left = Duration.between(Instant.now(), expiresAt);
+			AtomicBoolean expired = new AtomicBoolean();
+			sending = this.session
+				.send(out.takeUntilOther(
+						Mono.delay(left.isNegative() ? Duration.ZERO : left).doOnNext((tick) -> expired.set(true))))
+				.then(Mono.defer(() -> expired.get() ? this.session.close(TOKEN_EXPIRED) : Mono.empty()));
+		}
+		return Mono.when(input, sending).doFinally((signal) -> this.held.close());
 	}
 
 	private void onMessage(WebSocketMessage message) {
