@@ -16,13 +16,15 @@ import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.responses.ApiResponse;
-import dev.streamgate.core.web.ProblemResponses;
 import org.springdoc.core.customizers.OperationCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpStatus;
+import org.springframework.web.server.WebFilter;
+import reactor.core.scheduler.Schedulers;
 
 import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.web.ProblemResponses;
 
 /**
  * The served OpenAPI document: its header, the RFC 9457 problem schema, and each
@@ -55,6 +57,17 @@ public class OpenApiConfiguration {
 									+ "Streams also take it as the access_token query parameter or the "
 									+ "streamgate_token cookie; public topics stream without one.")))
 			.addSecurityItem(new SecurityRequirement().addList("bearer"));
+	}
+
+	/**
+	 * The OpenAPI document is built on first request, by reflection over every controller
+	 * (over 2 s on a cold JVM): not on an event loop, where every connection of the loop
+	 * would wait for it.
+	 */
+	@Bean
+	WebFilter apiDocsOffTheEventLoops() {
+		return (exchange, chain) -> exchange.getRequest().getPath().value().startsWith("/v3/api-docs")
+				? chain.filter(exchange).subscribeOn(Schedulers.boundedElastic()) : chain.filter(exchange);
 	}
 
 	@Bean

@@ -19,6 +19,7 @@ import reactor.core.publisher.Flux;
 import reactor.netty.http.client.HttpClient;
 
 import dev.streamgate.support.AbortedRequests;
+import dev.streamgate.support.JdkWebSocket;
 import dev.streamgate.support.RawHttp;
 import dev.streamgate.support.RunningGateway;
 import dev.streamgate.support.Tokens;
@@ -466,6 +467,25 @@ class SecurityIntegrationTests {
 			.until(() -> output.getOut().contains("/api/v1/stream/ordersx?access_token=*** HTTP/1.1\" 403"));
 		String signature = marked.substring(marked.lastIndexOf('.') + 1);
 		assertThat(output.getAll()).doesNotContain(signature);
+	}
+
+	@Test
+	void streamsAndWebSocketsAppearInTheAccessLogWhenTheyEndWithTheirDurationAndBytes(CapturedOutput output)
+			throws Exception {
+		String subscriber = token(Map.of("subscribe", List.of("prices")));
+		new Sse(gateway.baseUrl()).takeAfter("/api/v1/stream/prices?access_token=" + subscriber, null, 1,
+				() -> publish(token(ADMIN), "prices"));
+		try (JdkWebSocket socket = JdkWebSocket
+			.connect(gateway.baseUrl().replace("http://", "ws://") + "/api/v1/ws?access_token=" + subscriber)) {
+			socket.send("{\"subscribe\":{\"topic\":\"prices\",\"lastEventId\":\"earliest\"}}");
+			assertThat(socket.next(Duration.ofSeconds(10))).isNotNull();
+		}
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(output.getOut())
+				.containsPattern(
+						"\"GET /api/v1/stream/prices\\?access_token=\\*\\*\\* HTTP/1.1\" 200 [1-9]\\d* \\d+ ms")
+				.containsPattern("\"GET /api/v1/ws\\?access_token=\\*\\*\\* HTTP/1.1\" 101 [1-9]\\d* \\d+ ms"));
 	}
 
 	@Test

@@ -22,6 +22,8 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -48,6 +50,7 @@ import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.web.Connections;
 import dev.streamgate.core.web.ProblemResponses;
 import dev.streamgate.core.web.RequestAttributes;
+import dev.streamgate.core.web.StreamAccessLog;
 import dev.streamgate.core.web.SubscribeAccess;
 import dev.streamgate.subscribe.follow.ClientBuffer;
 import dev.streamgate.subscribe.follow.ClientBuffers;
@@ -93,10 +96,13 @@ public class StreamController {
 
 	private final ClientBuffers clientBuffers;
 
+	private final StreamAccessLog accessLog;
+
 	StreamController(TopicStore topics, TopicFollowers followers, SubscribeAccess access, MeterRegistry meters,
-			SseProperties properties, ClientBuffers clientBuffers) {
+			SseProperties properties, ClientBuffers clientBuffers, ObjectProvider<StreamAccessLog> accessLog) {
 		this.access = access;
 		this.clientBuffers = clientBuffers;
+		this.accessLog = accessLog.getIfAvailable(() -> StreamAccessLog.OFF);
 		this.limits = new StreamLimits(properties.maxStreams(), properties.maxStreamsPerClient());
 		this.topics = topics;
 		this.followers = followers;
@@ -253,12 +259,20 @@ public class StreamController {
 		}
 		// writeWith flushes once the queue is drained: one flush for a burst, at once
 		// for a lone event.
+		long startedAt = System.nanoTime();
+		long[] sent = { 0 };
 		return response.writeWith(frames.map((frame) -> {
 			if (frame.carriesEvent()) {
 				this.metrics.written(frame.publishedAt());
 			}
-			return frame.buffer(buffers, held);
-		}).doFinally((signal) -> held.close()));
+			DataBuffer buffer = frame.buffer(buffers, held);
+			sent[0] += buffer.readableByteCount();
+			return buffer;
+		}).doFinally((signal) -> {
+			held.close();
+			this.accessLog.ended(exchange.getRequest().getRemoteAddress(), exchange.getRequest().getURI(), 200, sent[0],
+					startedAt);
+		}));
 	}
 
 	private Frame retryFrame() {

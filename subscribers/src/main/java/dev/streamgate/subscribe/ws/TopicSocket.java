@@ -80,6 +80,9 @@ final class TopicSocket {
 	/** What the connection holds, all its topics together. */
 	private final ClientBuffer held;
 
+	/** The bytes of the messages sent, for the access log. */
+	private long sent;
+
 	TopicSocket(WebSocketSession session, Principal principal, TopicSockets sockets) {
 		this.session = session;
 		this.principal = principal;
@@ -114,7 +117,13 @@ final class TopicSocket {
 						Mono.delay(left.isNegative() ? Duration.ZERO : left).doOnNext((tick) -> expired.set(true))))
 				.then(Mono.defer(() -> expired.get() ? this.session.close(TOKEN_EXPIRED) : Mono.empty()));
 		}
-		return Mono.when(input, sending).doFinally((signal) -> this.held.close());
+		long startedAt = System.nanoTime();
+		return Mono.when(input, sending).doFinally((signal) -> {
+			this.held.close();
+			this.sockets.accessLog()
+				.ended(this.session.getHandshakeInfo().getRemoteAddress(), this.session.getHandshakeInfo().getUri(),
+						101, this.sent, startedAt);
+		});
 	}
 
 	private void onMessage(WebSocketMessage message) {
@@ -245,6 +254,7 @@ final class TopicSocket {
 		byte[] bytes = followed.encoded(WsEncoder.INSTANCE);
 		DataBuffer buffer = (this.session.bufferFactory() instanceof NettyDataBufferFactory netty)
 				? netty.wrap(this.held.counted(bytes)) : this.session.bufferFactory().wrap(bytes);
+		this.sent += bytes.length;
 		return new WebSocketMessage(WebSocketMessage.Type.TEXT, buffer);
 	}
 

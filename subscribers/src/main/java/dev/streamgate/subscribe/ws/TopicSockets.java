@@ -18,6 +18,7 @@ import reactor.core.publisher.Mono;
 
 import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.web.Connections;
+import dev.streamgate.core.web.StreamAccessLog;
 import dev.streamgate.core.web.SubscribeAccess;
 import dev.streamgate.subscribe.follow.ClientBuffers;
 import dev.streamgate.subscribe.follow.DeliveryMetrics;
@@ -51,9 +52,12 @@ final class TopicSockets implements WebSocketHandler {
 	/** The connections of WebSocket upgrades, until they close. */
 	private final Map<ChannelId, Channel> upgrading = new ConcurrentHashMap<>();
 
+	private final StreamAccessLog accessLog;
+
 	TopicSockets(TopicFollowers followers, TopicStore topics, SubscribeAccess access, WsProperties properties,
-			MeterRegistry meters, ClientBuffers buffers) {
+			MeterRegistry meters, ClientBuffers buffers, StreamAccessLog accessLog) {
 		this.followers = followers;
+		this.accessLog = accessLog;
 		this.buffers = buffers;
 		this.topics = topics;
 		this.access = access;
@@ -101,6 +105,10 @@ final class TopicSockets implements WebSocketHandler {
 
 	DeliveryMetrics metrics() {
 		return this.metrics;
+	}
+
+	StreamAccessLog accessLog() {
+		return this.accessLog;
 	}
 
 	ClientBuffers buffers() {

@@ -3,6 +3,7 @@ package dev.streamgate.subscribe.ws;
 import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -15,6 +16,7 @@ import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
 import dev.streamgate.core.topic.SubscriberCounts;
 import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.web.StreamAccessLog;
 import dev.streamgate.core.web.SubscribeAccess;
 import dev.streamgate.subscribe.follow.ClientBuffers;
 import dev.streamgate.subscribe.follow.TopicFollowers;
@@ -29,8 +31,10 @@ public class WsConfiguration {
 
 	@Bean
 	TopicSockets topicSockets(TopicFollowers topicFollowers, TopicStore topicStore, SubscribeAccess subscribeAccess,
-			WsProperties properties, MeterRegistry meters, ClientBuffers clientBuffers) {
-		return new TopicSockets(topicFollowers, topicStore, subscribeAccess, properties, meters, clientBuffers);
+			WsProperties properties, MeterRegistry meters, ClientBuffers clientBuffers,
+			ObjectProvider<StreamAccessLog> accessLog) {
+		return new TopicSockets(topicFollowers, topicStore, subscribeAccess, properties, meters, clientBuffers,
+				accessLog.getIfAvailable(() -> StreamAccessLog.OFF));
 	}
 
 	@Bean
