@@ -26,6 +26,7 @@ import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.oauth.ClientCredentials;
+import dev.streamgate.core.problem.JsonErrors;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException.FieldError;
 import dev.streamgate.core.problem.StreamgateException;
@@ -436,8 +437,7 @@ public class WebhookAdmin {
 			return TopicJson.strictMapper().treeToValue(merged, type);
 		}
 		catch (JacksonException ex) {
-			errors.add(new FieldError(pointer,
-					"must be " + shape + ": " + ex.getOriginalMessage().lines().findFirst().orElse("")));
+			errors.add(new FieldError(pointer, "must be " + shape + ": " + JsonErrors.syntax(ex)));
 			return null;
 		}
 	}

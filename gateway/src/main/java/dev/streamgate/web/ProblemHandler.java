@@ -4,6 +4,8 @@ import java.nio.channels.ClosedChannelException;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.TypeMismatchException;
+import org.springframework.core.MethodParameter;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.io.buffer.DataBufferLimitException;
@@ -18,10 +20,14 @@ import io.netty.handler.timeout.ReadTimeoutException;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.reactive.result.method.annotation.ResponseEntityExceptionHandler;
 import org.springframework.security.web.server.firewall.ServerExchangeRejectedException;
+import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.ServerWebInputException;
+import org.springframework.web.reactive.resource.NoResourceFoundException;
 import org.springframework.web.util.DisconnectedClientHelper;
 import reactor.core.publisher.Mono;
 
+import dev.streamgate.core.problem.JsonErrors;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 
@@ -66,6 +72,38 @@ public class ProblemHandler extends ResponseEntityExceptionHandler {
 	Mono<ResponseEntity<Object>> handleInvalidMediaType(InvalidMediaTypeException ex, ServerWebExchange exchange) {
 		return problem(ProblemType.UNSUPPORTED_MEDIA_TYPE, "The Content-Type is not valid: " + ex.getMessage(),
 				exchange);
+	}
+
+	/**
+	 * A path that no endpoint serves: said in the client's terms, not as the static
+	 * resource handler that looked last.
+	 */
+	@Override
+	protected Mono<ResponseEntity<Object>> handleResponseStatusException(ResponseStatusException ex,
+			HttpHeaders headers, HttpStatusCode status, ServerWebExchange exchange) {
+		if (ex instanceof NoResourceFoundException) {
+			return problem(ProblemType.NOT_FOUND, "Nothing is served at " + exchange.getRequest().getPath().value()
+					+ "; the API is under /api/v1 (its document: /v3/api-docs)", exchange);
+		}
+		return super.handleResponseStatusException(ex, headers, status, exchange);
+	}
+
+	/**
+	 * A query parameter, header or path variable that does not convert to what the
+	 * endpoint takes: named, with what it must be, without the converter's Java types.
+	 */
+	@Override
+	protected Mono<ResponseEntity<Object>> handleServerWebInputException(ServerWebInputException ex,
+			HttpHeaders headers, HttpStatusCode status, ServerWebExchange exchange) {
+		MethodParameter parameter = ex.getMethodParameter();
+		if (ex.getCause() instanceof TypeMismatchException mismatch && parameter != null
+				&& mismatch.getRequiredType() != null) {
+			return problem(
+					ProblemType.INVALID_PARAMETER, "'" + parameter.getParameterName() + "' must be "
+							+ JsonErrors.expected(mismatch.getRequiredType()) + ", not '" + mismatch.getValue() + "'",
+					exchange);
+		}
+		return super.handleServerWebInputException(ex, headers, status, exchange);
 	}
 
 	private Mono<ResponseEntity<Object>> problem(ProblemType type, String detail, ServerWebExchange exchange) {

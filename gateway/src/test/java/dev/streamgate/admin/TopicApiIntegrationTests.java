@@ -80,6 +80,44 @@ class TopicApiIntegrationTests {
 	}
 
 	@Test
+	void errorsSayWhatIsWrongInTheClientsTermsAndWhere() {
+		post("{\"id\":\"typed\",\"partitions\":\"three\"}").expectStatus()
+			.isBadRequest()
+			.expectBody()
+			.jsonPath("$.errors[0].pointer")
+			.isEqualTo("/partitions")
+			.jsonPath("$.detail")
+			.value((String detail) -> assertThat(detail).contains("must be a whole number")
+				.doesNotContain("java.")
+				.doesNotContain("Coercion"));
+		String deep = "[".repeat(3000) + "]".repeat(3000);
+		post("{\"id\":\"nested\"}").expectStatus().isCreated();
+		for (String path : List.of("/api/v1/topics", "/api/v1/publish/nested")) {
+			this.client.post()
+				.uri(path)
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue(deep)
+				.exchange()
+				.expectStatus()
+				.isBadRequest()
+				.expectBody()
+				.jsonPath("$.detail")
+				.value((String detail) -> assertThat(detail).contains("nesting depth")
+					.doesNotContain("StreamReadConstraints")
+					.doesNotContain("`"));
+		}
+		this.client.get()
+			.uri("/api/v1/nothing")
+			.exchange()
+			.expectStatus()
+			.isNotFound()
+			.expectBody()
+			.jsonPath("$.detail")
+			.value((String detail) -> assertThat(detail).startsWith("Nothing is served at /api/v1/nothing")
+				.doesNotContain("static resource"));
+	}
+
+	@Test
 	void createReturnsTheStoredTopicWithLocationAndEtagAndCreatesItsEventsTopic() throws Exception {
 		String id = newId();
 		post("""

@@ -26,6 +26,7 @@ import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.EventAttributes;
 import dev.streamgate.core.filter.EventTypes;
 import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.core.problem.JsonErrors;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 
@@ -84,7 +85,7 @@ public final class CloudEvents {
 			json = JSON.readTree(body);
 		}
 		catch (JacksonException ex) {
-			throw invalid(((batch) ? "The batch" : "The CloudEvent") + " is not JSON: " + ex.getOriginalMessage());
+			throw invalid(((batch) ? "The batch" : "The CloudEvent") + " is not JSON: " + JsonErrors.syntax(ex));
 		}
 		if (!batch) {
 			return List.of(publication(deserialize(json, "The CloudEvent")));

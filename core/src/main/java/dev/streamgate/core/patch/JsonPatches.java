@@ -27,6 +27,8 @@ import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.json.JsonFactory;
 
+import dev.streamgate.core.problem.JsonErrors;
+
 /**
  * JSON documents and RFC 6902 JSON Patch between them, with Jakarta JSON-P values, read
  * and written by Jackson's streaming parser and generator. What is read is compact
@@ -364,7 +366,7 @@ public final class JsonPatches {
 			// Limits (nesting depth, number length) are reported without a location.
 			String where = (ex.getLocation() != null)
 					? " at line " + ex.getLocation().getLineNr() + ", column " + ex.getLocation().getColumnNr() : "";
-			throw new IllegalArgumentException(ex.getOriginalMessage() + where, ex);
+			throw new IllegalArgumentException(JsonErrors.syntax(ex) + where, ex);
 		}
 	}
 

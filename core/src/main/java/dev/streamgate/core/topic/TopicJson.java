@@ -11,7 +11,6 @@ import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
-import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.SerializationContext;
 import tools.jackson.databind.ValueSerializer;
 import tools.jackson.databind.module.SimpleModule;
@@ -23,11 +22,11 @@ import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.cfg.DateTimeFeature;
 import tools.jackson.databind.exc.InvalidFormatException;
-import tools.jackson.databind.exc.UnrecognizedPropertyException;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 import tools.jackson.databind.type.LogicalType;
 
+import dev.streamgate.core.problem.JsonErrors;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.problem.StreamgateException.FieldError;
@@ -93,7 +92,7 @@ public final class TopicJson {
 		}
 		catch (JacksonException ex) {
 			throw new StreamgateException(ProblemType.MALFORMED_JSON,
-					"The body is not valid JSON: " + ex.getOriginalMessage());
+					"The body is not valid JSON: " + JsonErrors.syntax(ex));
 		}
 		if (tree == null || tree.isMissingNode()) {
 			throw new StreamgateException(ProblemType.MALFORMED_JSON, "The body holds no JSON value");
@@ -215,18 +214,7 @@ public final class TopicJson {
 	}
 
 	static FieldError describe(JacksonException ex) {
-		String pointer = pointer(ex);
-		if (ex instanceof UnrecognizedPropertyException unknown) {
-			return new FieldError(pointer, "is not a known field");
-		}
-		if (ex instanceof InvalidFormatException format) {
-			return new FieldError(pointer,
-					"cannot be " + format.getValue() + ": expected " + expected(format.getTargetType()));
-		}
-		if (ex instanceof DatabindException databind && !databind.getPath().isEmpty()) {
-			return new FieldError(pointer, "has the wrong type: " + firstLine(ex.getOriginalMessage()));
-		}
-		return new FieldError(pointer, firstLine(ex.getOriginalMessage()));
+		return new FieldError(pointer(ex), JsonErrors.field(ex));
 	}
 
 	private static String pointer(JacksonException ex) {
@@ -241,29 +229,6 @@ public final class TopicJson {
 			}
 		}
 		return pointer.toString();
-	}
-
-	private static String expected(Class<?> type) {
-		if (type == Duration.class) {
-			return "an ISO-8601 duration such as PT0.5S or P7D";
-		}
-		if (type.isEnum()) {
-			return "one of " + java.util.Arrays.stream(type.getEnumConstants())
-				.map(Object::toString)
-				.collect(Collectors.joining(", "));
-		}
-		if (type == java.net.URI.class) {
-			return "a URL";
-		}
-		return "a " + type.getSimpleName().toLowerCase();
-	}
-
-	private static String firstLine(String message) {
-		if (message == null) {
-			return "is invalid";
-		}
-		int newline = message.indexOf('\n');
-		return (newline >= 0) ? message.substring(0, newline) : message;
 	}
 
 	/**
