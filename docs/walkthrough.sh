@@ -7,14 +7,14 @@
 # Environment:
 #   BASE         the gateway (default http://localhost:8080)
 #   TOKEN        an admin token (empty when security is off)
-#   SOURCE       a JSON API for the poller topic, answering {"data": {...}} (default: the README's
-#                example URL, which only works where that host exists)
-#   WEBHOOK_URL  an endpoint that answers 2xx to POSTs (default: the README's example URL)
-# For local SOURCE and WEBHOOK_URL the gateway needs --streamgate.egress.allowed-cidrs=127.0.0.1/32.
+#   SOURCE       a JSON API for the poller topic, answering {"data": {...}} (default: the demo
+#                source of a gateway started with --spring.profiles.active=demo)
+#   WEBHOOK_URL  an endpoint that answers 2xx to POSTs (default: that gateway's demo receiver)
+# Other local SOURCE and WEBHOOK_URL need --streamgate.egress.allowed-cidrs=127.0.0.1/32 too.
 set -euo pipefail
 BASE=${BASE:-http://localhost:8080}
-SOURCE=${SOURCE:-https://api.example.com/prices}
-WEBHOOK_URL=${WEBHOOK_URL:-https://hooks.example.com/orders}
+SOURCE=${SOURCE:-$BASE/demo/prices}
+WEBHOOK_URL=${WEBHOOK_URL:-$BASE/demo/hooks/orders}
 work=$(mktemp -d)
 pids=()
 cleanup() {
@@ -151,6 +151,13 @@ for _ in $(seq 150); do
   sleep 0.2
 done
 [ "$delivered" -ge 2 ] || fail "the webhook's attempts show no delivery of order 5"
+if [ "$WEBHOOK_URL" = "$BASE/demo/hooks/orders" ]; then
+  call 200 "$BASE/demo/hooks/orders" | python3 -c "
+import json, sys
+items = json.load(sys.stdin)['items']
+assert any('\"order\":5' in i['body'] and i['webhookSignature'].startswith('v1,') for i in items), items" ||
+    fail "the demo receiver holds no signed delivery of order 5"
+fi
 
 step "clean up: topics last, their streams end with a problem event, their webhooks go"
 call 204 -X DELETE "$BASE/api/v1/topics/orders" > /dev/null

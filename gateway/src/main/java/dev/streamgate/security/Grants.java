@@ -6,8 +6,9 @@ import java.util.regex.Pattern;
 
 /**
  * The rights a token's {@code streamgate} claim grants: admin, and topic id patterns to
- * publish to and subscribe to, where {@code *} matches any run of characters. Admin
- * implies publish and subscribe everywhere.
+ * publish to and subscribe to, where {@code *} matches any run of characters and
+ * {@code orders.*} covers {@code orders} too. Admin implies publish and subscribe
+ * everywhere.
  *
  * @param admin whether the topic and webhook APIs are allowed
  * @param publish patterns of topics that may be published to
@@ -37,13 +38,24 @@ record Grants(boolean admin, List<Pattern> publish, List<Pattern> subscribe) {
 		return list.stream().filter(String.class::isInstance).map(String.class::cast).map(Grants::wildcard).toList();
 	}
 
+	/**
+	 * A topic id pattern: {@code *} matches any run of characters, and a pattern ending
+	 * in {@code .*} also matches the id before the dot ({@code orders.*} covers
+	 * {@code orders} and {@code orders.eu}, not {@code ordersx}), the way MQTT's
+	 * {@code orders/#} covers {@code orders}.
+	 */
 	private static Pattern wildcard(String pattern) {
+		boolean family = pattern.length() > 2 && pattern.endsWith(".*");
+		String body = family ? pattern.substring(0, pattern.length() - 2) : pattern;
 		StringBuilder regex = new StringBuilder();
-		for (String part : pattern.split("\\*", -1)) {
+		for (String part : body.split("\\*", -1)) {
 			if (!regex.isEmpty()) {
 				regex.append(".*");
 			}
 			regex.append(Pattern.quote(part));
+		}
+		if (family) {
+			regex.append("(\\..*)?");
 		}
 		return Pattern.compile(regex.toString());
 	}

@@ -72,7 +72,7 @@ public class SecurityConfiguration {
 
 	private static final String[] OPEN = { "/actuator/health", "/actuator/health/**", "/actuator/prometheus",
 			"/v3/api-docs", "/v3/api-docs/**", "/asyncapi", "/swagger-ui.html", "/swagger-ui/**", "/webjars/**", "/",
-			"/console", "/console/**", "/favicon.ico" };
+			"/console", "/console/**", "/favicon.ico", "/demo/**" };
 
 	/** The methods the API answers; the firewall refuses the others. */
 	private static final Set<HttpMethod> SERVED_METHODS = new LinkedHashSet<>(List.of(HttpMethod.GET, HttpMethod.HEAD,

@@ -48,7 +48,7 @@ class SecurityIntegrationTests {
 				"--streamgate.security.jwt.secret=" + SECRET, "--streamgate.sse.max-streams-per-client=3",
 				"--streamgate.access-log.enabled=true", "--server.forward-headers-strategy=native",
 				"--streamgate.cors.allowed-origins=https://app.example.com");
-		for (String topic : List.of("prices", "orders.eu", "ordersx", "news")) {
+		for (String topic : List.of("prices", "orders", "orders.eu", "ordersx", "news")) {
 			client(token(ADMIN)).post()
 				.uri("/api/v1/topics")
 				.contentType(MediaType.APPLICATION_JSON)
@@ -229,6 +229,7 @@ class SecurityIntegrationTests {
 		assertThat(publish(publisher, "prices")).isEqualTo(403);
 		assertThat(publish(publisher, "ordersx")).as("orders.* needs the dot").isEqualTo(403);
 		assertThat(publish(publisher, "orders.eu")).isEqualTo(202);
+		assertThat(publish(publisher, "orders")).as("orders.* covers orders itself").isEqualTo(202);
 		assertThat(publish(admin, "prices")).isEqualTo(202);
 
 		assertThat(openStream(publisher, "prices")).isEqualTo(403);
