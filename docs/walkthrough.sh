@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The README's first walk-through as a script: its commands, in its order, against a running
+# The walk-through of docs/guide.md as a script: its commands, in its order, against a running
 # gateway, with every id copied from a real answer and every answer checked. Exits non-zero at the
 # first surprise. WalkthroughIntegrationTests runs it against a standalone gateway (security on,
 # the logged admin token) and then checks that the gateway logged no WARN or ERROR meanwhile.

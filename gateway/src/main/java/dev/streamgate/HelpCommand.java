@@ -27,7 +27,7 @@ final class HelpCommand {
 			  --streamgate.security.jwt.secret=...         the HS256 key of tokens
 			  --streamgate.egress.allowed-cidrs=127.0.0.1/32   private ranges pollers and
 			                                               webhooks may reach anyway
-			All keys: the Configuration section of the README.
+			All keys: docs/configuration.md.
 			""";
 
 	private static final List<String> HELP = List.of("--help", "-h");

@@ -13,11 +13,11 @@ import dev.streamgate.support.GatewayProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's walk-through, run as a new user runs it: the standalone gateway started
- * with the README's command and the walk-through's {@code demo} profile (security on, its
- * logged admin token, the demo source and webhook receiver on the gateway itself), and
- * {@code docs/walkthrough.sh} doing each step with curl, ids copied from real answers. A
- * normal first hour logs no WARN and no ERROR.
+ * The walk-through of docs/guide.md, run as a new user runs it: the standalone gateway
+ * started with the README's command and the walk-through's {@code demo} profile (security
+ * on, its logged admin token, the demo source and webhook receiver on the gateway
+ * itself), and {@code docs/walkthrough.sh} doing each step with curl, ids copied from
+ * real answers. A normal first hour logs no WARN and no ERROR.
  */
 class WalkthroughIntegrationTests {
 
