@@ -31,6 +31,7 @@ COPY --from=build /layers/dependencies/ ./
 COPY --from=build /layers/spring-boot-loader/ ./
 COPY --from=build /layers/snapshot-dependencies/ ./
 COPY --from=build /layers/application/ ./
+COPY --chmod=755 gateway/src/main/jib/usr/local/bin/streamgate /usr/local/bin/streamgate
 USER 10001:10001
 EXPOSE 8080
 # The options of gateway/jvm.options, in JAVA_TOOL_OPTIONS so that the chart's javaOpts can replace them.

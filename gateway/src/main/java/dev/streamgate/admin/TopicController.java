@@ -75,7 +75,9 @@ public class TopicController {
 	}
 
 	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-	@Operation(summary = "Create a topic and its events topic")
+	@Operation(summary = "Create a topic",
+			description = "A topic of shared storage (the default for one partition) costs no Kafka topic; "
+					+ "a dedicated one gets a Kafka topic of its own")
 	@RequestBody(required = true, content = @Content(schema = @Schema(implementation = Topic.class)))
 	@ApiResponse(responseCode = "201", description = "Created",
 			content = @Content(schema = @Schema(implementation = Topic.class)))
@@ -104,17 +106,17 @@ public class TopicController {
 				result.size(), result.total());
 	}
 
-	@GetMapping("/{id}")
+	@GetMapping("/{topicId}")
 	@Operation(summary = "Get a topic")
 	@ApiResponse(responseCode = "200", description = "The topic, with its ETag",
 			content = @Content(schema = @Schema(implementation = Topic.class)))
 	@ProblemResponses({ 400, 404, 503 })
-	public ResponseEntity<ObjectNode> get(@PathVariable String id) {
+	public ResponseEntity<ObjectNode> get(@PathVariable("topicId") String id) {
 		StoredTopic stored = this.admin.find(id);
 		return ResponseEntity.ok().eTag(stored.etag()).body(TopicJson.toResponse(stored.topic()));
 	}
 
-	@PatchMapping(path = "/{id}", consumes = { MERGE_PATCH_JSON, MediaType.APPLICATION_JSON_VALUE })
+	@PatchMapping(path = "/{topicId}", consumes = { MERGE_PATCH_JSON, MediaType.APPLICATION_JSON_VALUE })
 	@Operation(summary = "Change a topic with an RFC 7386 merge patch",
 			description = "Send If-Match with the ETag of the version you read to avoid lost updates.")
 	@RequestBody(required = true,
@@ -122,7 +124,7 @@ public class TopicController {
 	@ApiResponse(responseCode = "200", description = "The changed topic, with its new ETag",
 			content = @Content(schema = @Schema(implementation = Topic.class)))
 	@ProblemResponses({ 400, 404, 409, 412, 413, 415, 503 })
-	public Mono<ResponseEntity<ObjectNode>> patch(@PathVariable String id,
+	public Mono<ResponseEntity<ObjectNode>> patch(@PathVariable("topicId") String id,
 			@RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch,
 			@org.springframework.web.bind.annotation.RequestBody(required = false) byte[] body) {
 		this.admin.find(id);
@@ -131,22 +133,22 @@ public class TopicController {
 			.map((stored) -> ResponseEntity.ok().eTag(stored.etag()).body(TopicJson.toResponse(stored.topic())));
 	}
 
-	@DeleteMapping("/{id}")
+	@DeleteMapping("/{topicId}")
 	@Operation(summary = "Delete a topic and its events",
 			description = "Open streams of the topic end with a problem event.")
 	@ApiResponse(responseCode = "204", description = "Deleted")
 	@ProblemResponses({ 400, 404, 412, 503 })
-	public Mono<ResponseEntity<Void>> delete(@PathVariable String id,
+	public Mono<ResponseEntity<Void>> delete(@PathVariable("topicId") String id,
 			@RequestHeader(name = HttpHeaders.IF_MATCH, required = false) String ifMatch) {
 		return this.admin.delete(id, ifMatch).thenReturn(ResponseEntity.noContent().build());
 	}
 
-	@GetMapping("/{id}/status")
+	@GetMapping("/{topicId}/status")
 	@Operation(summary = "Live figures of a topic's events")
 	@ApiResponse(responseCode = "200", description = "The figures",
 			content = @Content(schema = @Schema(implementation = TopicStatusDocument.class)))
 	@ProblemResponses({ 400, 404, 503 })
-	public Mono<TopicStatusDocument> status(@PathVariable String id) {
+	public Mono<TopicStatusDocument> status(@PathVariable("topicId") String id) {
 		Map<String, Integer> subscribers = new TreeMap<>();
 		this.subscriberCounts.forEach((counts) -> subscribers.put(counts.channel(), counts.connected(id)));
 		LastPoll lastPoll = this.pollerStatus.stream()
@@ -165,7 +167,7 @@ public class TopicController {
 			.map((events) -> new TopicStatusDocument(id, events, subscribers, lastPoll, webhookCounts));
 	}
 
-	@GetMapping("/{id}/types")
+	@GetMapping("/{topicId}/types")
 	@Operation(summary = "The event types published to a topic",
 			description = "Each type its publications named (?type= on publish), with how many events of it were "
 					+ "published and when the last one was; counted by the publishing nodes and written to Kafka "
@@ -173,18 +175,18 @@ public class TopicController {
 	@ApiResponse(responseCode = "200", description = "The types, ordered by name",
 			content = @Content(schema = @Schema(implementation = TypeList.class)))
 	@ProblemResponses({ 400, 404, 503 })
-	public TypeList types(@PathVariable String id) {
+	public TypeList types(@PathVariable("topicId") String id) {
 		return new TypeList(this.admin.types(id));
 	}
 
-	@GetMapping("/{id}/cursor")
+	@GetMapping("/{topicId}/cursor")
 	@Operation(summary = "The cursor of a point in time",
 			description = "The cursor just before the first event published at or after `at`: a stream resumed from it "
 					+ "(lastEventId or Last-Event-ID) delivers what was published since then, as webhook replay's since does.")
 	@ApiResponse(responseCode = "200", description = "The cursor",
 			content = @Content(schema = @Schema(implementation = CursorDocument.class)))
 	@ProblemResponses({ 400, 404, 503 })
-	public Mono<CursorDocument> cursorAt(@PathVariable String id,
+	public Mono<CursorDocument> cursorAt(@PathVariable("topicId") String id,
 			@Parameter(description = "an ISO-8601 time with an offset, such as 2026-11-21T10:00:00Z") @RequestParam(
 					required = false) String at) {
 		Instant time = parseTime(at);

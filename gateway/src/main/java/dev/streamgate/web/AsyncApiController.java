@@ -39,7 +39,13 @@ import dev.streamgate.core.web.SubscribeAccess;
 @Tag(name = "Contract", description = "The AsyncAPI document of the topics")
 public class AsyncApiController {
 
-	static final String ASYNCAPI_VERSION = "3.0.0";
+	static final String ASYNCAPI_VERSION = "3.1.0";
+
+	private static final String SSE_SERVER = "streamgate";
+
+	private static final String WS_SERVER = "websocket";
+
+	private static final String WS_CHANNEL = "websocket";
 
 	private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
@@ -74,13 +80,13 @@ public class AsyncApiController {
 							+ "message name, each data event's id its resume cursor). Webhooks and WebSocket "
 							+ "subscribers receive the same messages; see /v3/api-docs for the HTTP API."));
 		URI uri = request.getURI();
-		document.set("servers",
-				JSON.objectNode()
-					.set("streamgate",
-							JSON.objectNode()
-								.put("host", uri.getRawAuthority())
-								.put("protocol", uri.getScheme())
-								.put("description", "Server-Sent Events streams")));
+		boolean tls = "https".equals(uri.getScheme());
+		document.set("servers", JSON.objectNode()
+			.<ObjectNode>set(SSE_SERVER,
+					server(uri, uri.getScheme(),
+							"Server-Sent Events streams: GET a channel's address " + "with Accept: text/event-stream"))
+			.set(WS_SERVER, server(uri, tls ? "wss" : "ws",
+					"WebSocket: one connection, several topics (subscribe and unsubscribe messages)")));
 		document.put("defaultContentType", "application/json");
 		ObjectNode channels = JSON.objectNode();
 		ObjectNode operations = JSON.objectNode();
@@ -103,6 +109,25 @@ public class AsyncApiController {
 						.<ObjectNode>set("channel", ref("#/channels/" + topic.id()))
 						.set("messages", messages));
 		}
+		channels.set(WS_CHANNEL, webSocketChannel());
+		operations.set(WS_CHANNEL + ".send",
+				JSON.objectNode()
+					.put("action", "send")
+					.put("summary", "Subscribe to topics and unsubscribe from them on the connection")
+					.<ObjectNode>set("channel", ref("#/channels/" + WS_CHANNEL))
+					.set("messages",
+							JSON.arrayNode()
+								.add(ref("#/channels/" + WS_CHANNEL + "/messages/subscribe"))
+								.add(ref("#/channels/" + WS_CHANNEL + "/messages/unsubscribe"))));
+		operations.set(WS_CHANNEL + ".receive",
+				JSON.objectNode()
+					.put("action", "receive")
+					.put("summary", "The events of every topic subscribed to on the connection")
+					.<ObjectNode>set("channel", ref("#/channels/" + WS_CHANNEL))
+					.set("messages",
+							JSON.arrayNode()
+								.add(ref("#/channels/" + WS_CHANNEL + "/messages/message"))
+								.add(ref("#/channels/" + WS_CHANNEL + "/messages/problem"))));
 		document.set("channels", channels);
 		document.set("operations", operations);
 		document.set("components", components());
@@ -131,6 +156,7 @@ public class AsyncApiController {
 		String modes = String.join(", ", topic.subscriptionModes().stream().map(SubscriptionMode::value).toList());
 		return JSON.objectNode()
 			.put("address", "/api/v1/stream/" + topic.id())
+			.<ObjectNode>set("servers", JSON.arrayNode().add(ref("#/servers/" + SSE_SERVER)))
 			.put("title", topic.name())
 			.put("description",
 					"A " + topic.payloadType() + " topic fed by its " + topic.publisher().type()
@@ -191,7 +217,115 @@ public class AsyncApiController {
 			.set("payload", ref("#/components/schemas/Problem")));
 		return JSON.objectNode()
 			.<ObjectNode>set("messages", messages)
-			.set("schemas", JSON.objectNode().<ObjectNode>set("JsonPatchOperation", operation).set("Problem", problem));
+			.<ObjectNode>set("schemas",
+					JSON.objectNode().<ObjectNode>set("JsonPatchOperation", operation).set("Problem", problem))
+			.set("securitySchemes", securitySchemes());
+	}
+
+	/**
+	 * Where a token goes: the Authorization header, or on streams and WebSockets (which a
+	 * browser opens without headers) the query parameter or the cookie.
+	 */
+	private static ObjectNode securitySchemes() {
+		return JSON.objectNode()
+			.<ObjectNode>set("bearer",
+					JSON.objectNode()
+						.put("type", "http")
+						.put("scheme", "bearer")
+						.put("bearerFormat", "JWT")
+						.put("description", "A JWT whose streamgate claim grants subscribe rights on the topic"))
+			.<ObjectNode>set("accessToken",
+					JSON.objectNode()
+						.put("type", "httpApiKey")
+						.put("name", "access_token")
+						.put("in", "query")
+						.put("description", "The same JWT as the access_token query parameter"))
+			.set("cookie", JSON.objectNode()
+				.put("type", "httpApiKey")
+				.put("name", "streamgate_token")
+				.put("in", "cookie")
+				.put("description", "The same JWT as the streamgate_token cookie (WebSockets: from the gateway's "
+						+ "own origin or one of streamgate.cors.allowed-origins)"));
+	}
+
+	private static ObjectNode server(URI uri, String protocol, String description) {
+		ObjectNode server = JSON.objectNode()
+			.put("host", uri.getRawAuthority())
+			.put("protocol", protocol)
+			.put("description", description);
+		server.set("security",
+				JSON.arrayNode()
+					.add(ref("#/components/securitySchemes/bearer"))
+					.add(ref("#/components/securitySchemes/accessToken"))
+					.add(ref("#/components/securitySchemes/cookie")));
+		return server;
+	}
+
+	/** The WebSocket endpoint: subscribe and unsubscribe messages in, events out. */
+	private static ObjectNode webSocketChannel() {
+		ObjectNode subscribe = JSON.objectNode().put("type", "object");
+		subscribe.set("required", JSON.arrayNode().add("subscribe"));
+		ObjectNode parameters = JSON.objectNode().put("type", "object");
+		parameters.set("required", JSON.arrayNode().add("topic"));
+		parameters.set("properties", JSON.objectNode()
+			.<ObjectNode>set("topic", JSON.objectNode().put("type", "string"))
+			.<ObjectNode>set("mode",
+					JSON.objectNode()
+						.put("type", "string")
+						.set("enum", JSON.arrayNode().add("snapshot-patch").add("snapshot-only").add("event")))
+			.<ObjectNode>set("lastEventId",
+					JSON.objectNode().put("type", "string").put("description", "resume after this cursor, or earliest"))
+			.<ObjectNode>set("types",
+					JSON.objectNode().put("type", "array").set("items", JSON.objectNode().put("type", "string")))
+			.<ObjectNode>set("filter", JSON.objectNode().put("type", "string"))
+			.set("pointer", JSON.objectNode().put("type", "string")));
+		subscribe.set("properties", JSON.objectNode().set("subscribe", parameters));
+		ObjectNode unsubscribe = JSON.objectNode().put("type", "object");
+		unsubscribe.set("required", JSON.arrayNode().add("unsubscribe"));
+		unsubscribe.set("properties",
+				JSON.objectNode()
+					.set("unsubscribe", JSON.objectNode()
+						.put("type", "object")
+						.<ObjectNode>set("required", JSON.arrayNode().add("topic"))
+						.set("properties", JSON.objectNode().set("topic", JSON.objectNode().put("type", "string")))));
+		ObjectNode message = JSON.objectNode().put("type", "object");
+		message.set("required", JSON.arrayNode().add("topic").add("type").add("data"));
+		message
+			.set("properties",
+					JSON.objectNode()
+						.<ObjectNode>set("topic", JSON.objectNode().put("type", "string"))
+						.<ObjectNode>set("type", JSON.objectNode()
+							.put("type", "string")
+							.set("enum", JSON.arrayNode().add("snapshot").add("patch").add("event").add("problem")))
+						.<ObjectNode>set("eventType", JSON.objectNode().put("type", "string"))
+						.<ObjectNode>set("id",
+								JSON.objectNode().put("type", "string").put("description", "resume cursor"))
+						.set("data", JSON.objectNode()));
+		ObjectNode messages = JSON.objectNode()
+			.<ObjectNode>set("subscribe",
+					JSON.objectNode()
+						.put("name", "subscribe")
+						.put("summary", "Subscribe to a topic; a refusal is a problem message, the connection stays")
+						.set("payload", subscribe))
+			.<ObjectNode>set("unsubscribe",
+					JSON.objectNode()
+						.put("name", "unsubscribe")
+						.put("summary", "Stop receiving a topic")
+						.set("payload", unsubscribe))
+			.<ObjectNode>set("message",
+					JSON.objectNode()
+						.put("name", "message")
+						.put("summary", "One event of a subscribed topic: a snapshot, a patch, an event or a problem")
+						.set("payload", message))
+			.set("problem", ref("#/components/messages/problem"));
+		return JSON.objectNode()
+			.put("address", "/api/v1/ws")
+			.put("title", "WebSocket subscribers")
+			.put("description",
+					"Several topics on one connection. The server closes it with 4008 when it "
+							+ "does not keep up and 4401 when its token expires; resume with each topic's last id.")
+			.<ObjectNode>set("servers", JSON.arrayNode().add(ref("#/servers/" + WS_SERVER)))
+			.set("messages", messages);
 	}
 
 	private static ObjectNode ref(String pointer) {

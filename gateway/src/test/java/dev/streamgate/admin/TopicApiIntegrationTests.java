@@ -541,11 +541,11 @@ class TopicApiIntegrationTests {
 	void openApiDocumentDescribesEveryEndpointWithItsErrorAnswers() {
 		Map<String, Map<String, List<String>>> expected = Map.of("/api/v1/topics",
 				Map.of("post", List.of("201", "400", "409", "413", "415", "503"), "get", List.of("200", "400", "503")),
-				"/api/v1/topics/{id}",
+				"/api/v1/topics/{topicId}",
 				Map.of("get", List.of("200", "400", "404", "503"), "patch",
 						List.of("200", "400", "404", "409", "412", "413", "415", "503"), "delete",
 						List.of("204", "400", "404", "412", "503")),
-				"/api/v1/topics/{id}/status", Map.of("get", List.of("200", "400", "404", "503")),
+				"/api/v1/topics/{topicId}/status", Map.of("get", List.of("200", "400", "404", "503")),
 				"/api/v1/publish/{topicId}",
 				Map.of("post", List.of("202", "400", "404", "409", "413", "415", "422", "503")),
 				"/api/v1/stream/{topicId}", Map.of("get", List.of("200", "400", "404", "406", "503")));
@@ -560,6 +560,14 @@ class TopicApiIntegrationTests {
 			.jsonPath("$.components.schemas.Topic.properties.payloadType")
 			.exists();
 		doc.jsonPath("$.components.securitySchemes.bearer.scheme").isEqualTo("bearer");
+		// Publish answers as they are: a real cursor, and what changed means.
+		doc.jsonPath("$.components.schemas.PublishResponse.properties.id.example")
+			.value((String example) -> assertThat(example).matches("[0-9a-z]+:\\d+"));
+		doc.jsonPath("$.components.schemas.PublishResponse.properties.changed.description").isNotEmpty();
+		// One name per path parameter everywhere.
+		doc.jsonPath("$.paths")
+			.value((Map<String, Object> paths) -> assertThat(paths.keySet())
+				.noneMatch((path) -> path.contains("{id}")));
 		// Pagination and client credentials of pollers; client credentials and Kafka
 		// targets of webhooks; secrets marked write-only.
 		doc.jsonPath("$.components.schemas.Pagination.properties.type.enum")

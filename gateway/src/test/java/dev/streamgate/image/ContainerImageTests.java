@@ -92,6 +92,41 @@ class ContainerImageTests {
 		}
 	}
 
+	@Test
+	@Timeout(value = 2, unit = TimeUnit.MINUTES)
+	void theImagesStreamgateCommandMintsATokenAsTheOperationsGuideSays() throws Exception {
+		Path root = unpack();
+		Path command = root.resolve("usr/local/bin/streamgate");
+		assertThat(Files.isExecutable(command)).as("on the image's PATH, executable").isTrue();
+		// The image's absolute /app, moved under the unpacked root.
+		Path classpath = root.resolve("app/jib-classpath-file");
+		Files.writeString(classpath, Files.readString(classpath).replace("/app/", root.resolve("app") + "/"));
+		ProcessBuilder token = new ProcessBuilder("sh", command.toString(), "token", "--admin", "--ttl", "1h",
+				"--streamgate.security.jwt.secret=an-hmac-secret-of-at-least-32-bytes-for-hs256")
+			.redirectErrorStream(true);
+		token.environment().put("STREAMGATE_HOME", root.resolve("app").toString());
+		token.environment().put("PATH", Path.of(System.getProperty("java.home"), "bin") + ":" + System.getenv("PATH"));
+		Process process = token.start();
+		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+		assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+		assertThat(process.exitValue()).as(output).isZero();
+		assertThat(output.strip().lines().reduce((first, last) -> last).orElse(""))
+			.matches("eyJ[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
+	}
+
+	private Path unpack() throws Exception {
+		Path image = Path.of("target", "streamgate-image.tar");
+		Path layout = this.work.resolve("layout-only");
+		run("tar", "-xf", image.toString(), "-C", mkdirs(layout).toString());
+		JsonNode index = read(layout.resolve("index.json"));
+		JsonNode manifest = read(blob(layout, index.get("manifests").get(0).get("digest").asString()));
+		Path root = mkdirs(this.work.resolve("root-only"));
+		for (JsonNode layer : manifest.get("layers")) {
+			run("tar", "-xzf", blob(layout, layer.get("digest").asString()).toString(), "-C", root.toString());
+		}
+		return root;
+	}
+
 	/**
 	 * An entrypoint argument with the image's absolute paths moved under the unpacked
 	 * root; an {@code @argfile} is rewritten the same way.

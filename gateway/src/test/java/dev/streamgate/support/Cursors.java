@@ -18,7 +18,8 @@ public final class Cursors {
 
 	/**
 	 * A cursor of a topic.
-	 * @param status the topic's status document ({@code GET /api/v1/topics/{id}/status})
+	 * @param status the topic's status document ({@code GET
+	 * /api/v1/topics/{topicId}/status})
 	 * @param offsets the offsets, dot-separated
 	 * @return the cursor
 	 */

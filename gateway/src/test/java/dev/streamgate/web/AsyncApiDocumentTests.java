@@ -52,16 +52,16 @@ class AsyncApiDocumentTests {
 			}
 			String url = gateway.baseUrl() + "/asyncapi";
 			String all = BrowserScript.run("asyncapi.test.mjs", Map.of("ASYNCAPI_URL", url, "TOKEN", admin), Map.of());
-			assertThat(all).contains("ok - valid AsyncAPI 3.0.0, 3 channels")
-				.contains("channel aa-orders", "channel aa-board", "channel aa-private")
+			assertThat(all).contains("ok - valid AsyncAPI 3.1.0, 4 channels")
+				.contains("channel aa-orders", "channel aa-board", "channel aa-private", "channel websocket")
 				.doesNotContain("diagnostic 0");
 			String granted = BrowserScript.run("asyncapi.test.mjs", Map.of("ASYNCAPI_URL", url, "TOKEN", reader),
 					Map.of());
-			assertThat(granted).contains("ok - valid AsyncAPI 3.0.0, 2 channels")
+			assertThat(granted).contains("ok - valid AsyncAPI 3.1.0, 3 channels")
 				.contains("channel aa-orders", "channel aa-board")
 				.doesNotContain("channel aa-private");
 			String anonymous = BrowserScript.run("asyncapi.test.mjs", Map.of("ASYNCAPI_URL", url), Map.of());
-			assertThat(anonymous).contains("ok - valid AsyncAPI 3.0.0, 1 channels").contains("channel aa-board");
+			assertThat(anonymous).contains("ok - valid AsyncAPI 3.1.0, 2 channels").contains("channel aa-board");
 			String document = gateway.client()
 				.get()
 				.uri("/asyncapi")
@@ -77,7 +77,13 @@ class AsyncApiDocumentTests {
 			assertThat(document).contains("\"address\":\"/api/v1/stream/aa-orders\"")
 				.contains("\"payload\":{\"type\":\"object\",\"required\":[\"amount\"]")
 				.contains("\"aa-board.receive\":{\"action\":\"receive\"")
-				.contains("\"$ref\":\"#/channels/aa-board/messages/patch\"");
+				.contains("\"$ref\":\"#/channels/aa-board/messages/patch\"")
+				// where tokens go, and the WebSocket endpoint with what it takes and
+				// sends
+				.contains("\"securitySchemes\":{\"bearer\":{\"type\":\"http\",\"scheme\":\"bearer\"")
+				.contains("\"name\":\"access_token\",\"in\":\"query\"")
+				.contains("\"address\":\"/api/v1/ws\"")
+				.contains("\"websocket.send\":{\"action\":\"send\"");
 		}
 	}
 

@@ -9,8 +9,8 @@ import dev.streamgate.core.topic.Topic;
 
 /**
  * How many events of each type were published to a topic, and when the last one was: what
- * {@code GET /api/v1/topics/{id}/types} lists. Counted by the nodes that publish, read by
- * every node; a count may lag the publications by a few seconds.
+ * {@code GET /api/v1/topics/{topicId}/types} lists. Counted by the nodes that publish,
+ * read by every node; a count may lag the publications by a few seconds.
  */
 public interface EventTypeCounts {
 

@@ -202,7 +202,12 @@ public final class KafkaClients {
 	KafkaSender<String, byte[]> transactionalSender(String clientPurpose) {
 		Map<String, Object> config = producer(clientPurpose);
 		// Unique per process: a batch is one transaction, all of it visible or none.
-		config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "streamgate-" + clientPurpose + "-" + UUID.randomUUID());
+		// Under
+		// the topic prefix, as every other name streamgate gives Kafka, so that one set
+		// of
+		// prefixed ACLs covers it.
+		config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+				properties().topicPrefix() + clientPurpose + "-" + UUID.randomUUID());
 		// Made on first use, off the caller's thread (offTheCallersThread): its producer
 		// waits for Kafka.
 		return KafkaSender.create(options(config));

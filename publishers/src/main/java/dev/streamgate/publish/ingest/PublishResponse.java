@@ -15,7 +15,13 @@ import io.swagger.v3.oas.annotations.media.Schema;
  * @param ids the position of each event of a batch
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record PublishResponse(@Schema(example = "41") String id, boolean changed,
-		@Schema(description = "batches only") List<String> ids) {
+public record PublishResponse(
+		@Schema(description = "A cursor: the position after this publication (after the current document when nothing "
+				+ "changed); a stream resumed from it (Last-Event-ID) receives exactly what was published after it",
+				example = "mxcn41sf:41") String id,
+		@Schema(description = "false when a snapshot topic's document was unchanged and nothing was published",
+				example = "true") boolean changed,
+		@Schema(description = "batches only: the cursor after each publication of the batch",
+				example = "[\"mxcn41sf:40\", \"mxcn41sf:41\"]") List<String> ids) {
 
 }
