@@ -22,6 +22,32 @@ class ReadinessIntegrationTests {
 	Path brokerDir;
 
 	@Test
+	void anIngestNodeIsNotReadyWhileKafkaAnswersButRefusesItsWrites() {
+		// One broker, and topics that ask for two in-sync replicas: Kafka answers every
+		// request but refuses every acknowledged write, as a cluster does with two of
+		// three brokers down.
+		try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(this.brokerDir, 0);
+				RunningGateway gateway = RunningGateway.start("--server.port=0",
+						"--spring.kafka.bootstrap-servers=" + broker.bootstrapServers(),
+						"--streamgate.kafka.min-insync-replicas=2", "--streamgate.kafka.write-timeout=3s",
+						"--streamgate.security.enabled=false")) {
+			await().atMost(Duration.ofSeconds(30))
+				.untilAsserted(() -> gateway.client()
+					.get()
+					.uri("/actuator/health/readiness")
+					.exchange()
+					.expectStatus()
+					.isEqualTo(503)
+					.expectBody()
+					.jsonPath("$.components.kafka.details.writable")
+					.isEqualTo(false)
+					.jsonPath("$.components.kafka.details.reason")
+					.value((String reason) -> assertThat(reason).contains("min.insync.replicas is 2")));
+			gateway.client().get().uri("/actuator/health/liveness").exchange().expectStatus().isOk();
+		}
+	}
+
+	@Test
 	void readinessIsDownAndWritesAnswer503WhileKafkaIsUnreachableAndRecoverAfter() {
 		try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(this.brokerDir, 0);
 				RunningGateway gateway = RunningGateway.start("--server.port=0",

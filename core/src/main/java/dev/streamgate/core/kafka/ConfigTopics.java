@@ -6,7 +6,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -51,11 +50,14 @@ final class ConfigTopics {
 
 	private final EventStorageProperties storage;
 
+	private final KafkaReplicationProperties replication;
+
 	ConfigTopics(Admin admin, KafkaClients clients, EventStorageProperties storage) {
 		this.admin = admin;
 		this.storage = storage;
 		this.properties = clients.properties();
 		this.bootstrapServers = clients.bootstrapServers();
+		this.replication = clients.replication();
 	}
 
 	List<Spec> specs() {
@@ -97,6 +99,51 @@ final class ConfigTopics {
 	 * @throws IllegalStateException when Kafka stays unreachable or a topic is wrong
 	 */
 	void ensure() {
+		ensure(false);
+	}
+
+	/**
+	 * Creates the missing topics and checks the existing ones, as {@link #ensure()} does,
+	 * and warns when the definitions topic has fewer than 3 replicas.
+	 * @param cluster whether Kafka is a cluster of its own (not the embedded broker),
+	 * where fewer than 3 replicas lose acknowledged writes with a broker
+	 * @throws IllegalStateException when Kafka stays unreachable or a topic is wrong
+	 */
+	void ensure(boolean cluster) {
+		ensureWaiting();
+		if (cluster) {
+			warnWhenUnderReplicated();
+		}
+	}
+
+	private void warnWhenUnderReplicated() {
+		String name = this.properties.topicsTopic();
+		try {
+			int replicas = this.admin.describeTopics(List.of(name))
+				.allTopicNames()
+				.get(10, TimeUnit.SECONDS)
+				.get(name)
+				.partitions()
+				.get(0)
+				.replicas()
+				.size();
+			if (replicas < 3) {
+				logger.warn(name + " has " + replicas + " replica" + ((replicas == 1) ? "" : "s")
+						+ ": an acknowledged write is lost with a broker. Give the topics streamgate creates 3 "
+						+ "(streamgate.kafka.replication-factor=3 and streamgate.kafka.min-insync-replicas=2, or "
+						+ "the brokers' default.replication.factor), and raise the existing ones' with "
+						+ "kafka-reassign-partitions.sh");
+			}
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			logger.debug("Cannot tell the replication of " + name + ": " + ex.getMessage());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private void ensureWaiting() {
 		long deadline = System.nanoTime() + this.properties.startupTimeout().toNanos();
 		while (true) {
 			try {
@@ -123,7 +170,7 @@ final class ConfigTopics {
 		Set<String> existing = this.admin.listTopics().names().get(10, TimeUnit.SECONDS);
 		List<NewTopic> missing = specs.stream()
 			.filter((spec) -> !existing.contains(spec.name()))
-			.map(Spec::newTopic)
+			.map((spec) -> spec.newTopic(this.replication))
 			.toList();
 		boolean raced = false;
 		if (!missing.isEmpty()) {
@@ -197,10 +244,10 @@ final class ConfigTopics {
 	record Spec(String name, int partitions, boolean exactPartitions, String cleanupPolicy,
 			Map<String, String> configs) {
 
-		NewTopic newTopic() {
+		NewTopic newTopic(KafkaReplicationProperties replication) {
 			Map<String, String> all = new HashMap<>(this.configs);
 			all.putIfAbsent(TopicConfig.CLEANUP_POLICY_CONFIG, this.cleanupPolicy);
-			return new NewTopic(this.name, Optional.of(this.partitions), Optional.empty()).configs(all);
+			return replication.newTopic(this.name, this.partitions, all);
 		}
 
 	}

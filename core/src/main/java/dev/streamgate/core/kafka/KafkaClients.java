@@ -41,10 +41,26 @@ public final class KafkaClients {
 
 	private final StreamgateKafkaProperties properties;
 
+	private final KafkaReplicationProperties replication;
+
 	KafkaClients(String bootstrapServers, Map<String, String> extra, StreamgateKafkaProperties properties) {
+		this(bootstrapServers, extra, properties, KafkaReplicationProperties.BROKER_DEFAULTS);
+	}
+
+	KafkaClients(String bootstrapServers, Map<String, String> extra, StreamgateKafkaProperties properties,
+			KafkaReplicationProperties replication) {
 		this.bootstrapServers = bootstrapServers;
 		this.extra = extra;
 		this.properties = properties;
+		this.replication = replication;
+	}
+
+	/**
+	 * How the topics streamgate creates are replicated.
+	 * @return the settings
+	 */
+	KafkaReplicationProperties replication() {
+		return this.replication;
 	}
 
 	public String bootstrapServers() {

@@ -7,11 +7,13 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import reactor.core.publisher.Mono;
 import reactor.kafka.sender.KafkaSender;
 
 import dev.streamgate.core.event.EventStorageProperties;
 import dev.streamgate.core.event.IdempotencyStore;
+import dev.streamgate.core.role.Role;
 import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.webhook.WebhookStore;
 
@@ -21,7 +23,7 @@ import dev.streamgate.core.webhook.WebhookStore;
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties({ KafkaConnectionProperties.class, StreamgateKafkaProperties.class,
-		EmbeddedKafkaProperties.class, EventStorageProperties.class })
+		KafkaReplicationProperties.class, EmbeddedKafkaProperties.class, EventStorageProperties.class })
 public class KafkaConfiguration {
 
 	@Bean(destroyMethod = "close")
@@ -31,8 +33,8 @@ public class KafkaConfiguration {
 
 	@Bean
 	KafkaClients kafkaClients(KafkaBootstrap bootstrap, KafkaConnectionProperties connection,
-			StreamgateKafkaProperties properties) {
-		return new KafkaClients(bootstrap.bootstrapServers(), connection.properties(), properties);
+			StreamgateKafkaProperties properties, KafkaReplicationProperties replication) {
+		return new KafkaClients(bootstrap.bootstrapServers(), connection.properties(), properties, replication);
 	}
 
 	@Bean(destroyMethod = "close")
@@ -47,8 +49,8 @@ public class KafkaConfiguration {
 
 	@Bean(destroyMethod = "close")
 	KafkaTopicStore topicStore(KafkaClients clients, Admin kafkaAdmin, KafkaSender<String, byte[]> configSender,
-			EventStorageProperties storage) {
-		new ConfigTopics(kafkaAdmin, clients, storage).ensure();
+			EventStorageProperties storage, KafkaBootstrap bootstrap) {
+		new ConfigTopics(kafkaAdmin, clients, storage).ensure(!bootstrap.isEmbedded());
 		KafkaTopicStore store = new KafkaTopicStore(clients, configSender);
 		store.start();
 		// As Kafka Connect's config store does: start serving once the definitions are
@@ -146,8 +148,10 @@ public class KafkaConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	KafkaHealthIndicator kafkaHealthIndicator(Admin kafkaAdmin, KafkaClients clients) {
-		return new KafkaHealthIndicator(kafkaAdmin, clients.bootstrapServers());
+	KafkaHealthIndicator kafkaHealthIndicator(Admin kafkaAdmin, KafkaClients clients, Environment environment) {
+		// A node that publishes is ready only while Kafka takes its writes.
+		return new KafkaHealthIndicator(kafkaAdmin, clients.bootstrapServers(), Role.INGEST.isEnabled(environment)
+				? KafkaEventLog.sharedName(clients.properties().topicPrefix()) : null);
 	}
 
 	@Bean

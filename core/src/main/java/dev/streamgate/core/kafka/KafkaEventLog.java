@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
@@ -267,9 +266,10 @@ public final class KafkaEventLog implements EventLog {
 		if (topic.shared()) {
 			return Mono.empty();
 		}
-		NewTopic events = new NewTopic(name(topic.id()), Optional.of(topic.partitions()), Optional.empty())
-			.configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,
-					TopicConfig.RETENTION_MS_CONFIG, Long.toString(topic.retention().toMillis())));
+		NewTopic events = this.clients.replication()
+			.newTopic(name(topic.id()), topic.partitions(),
+					Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE,
+							TopicConfig.RETENTION_MS_CONFIG, Long.toString(topic.retention().toMillis())));
 		// A topic deleted a moment ago may still be on its way out of Kafka: wait for it
 		// a little.
 		return call(() -> this.admin.createTopics(List.of(events)).all())

@@ -99,7 +99,13 @@ public enum ProblemType {
 	POSITION_EXPIRED(HttpStatus.GONE, "position-expired", "Position expired"),
 
 	/** The stream's token expired; the client reconnects with a fresh one. */
-	TOKEN_EXPIRED(HttpStatus.UNAUTHORIZED, "token-expired", "Token expired");
+	TOKEN_EXPIRED(HttpStatus.UNAUTHORIZED, "token-expired", "Token expired"),
+
+	/**
+	 * The node serving the stream is shutting down (a rolling restart, a scale-in): the
+	 * client reconnects at once with its last event id, to another node.
+	 */
+	SHUTTING_DOWN(HttpStatus.SERVICE_UNAVAILABLE, "shutting-down", "Shutting down");
 
 	/** Prefix of every problem type URI. */
 	public static final String BASE_URI = "https://streamgate.dev/problems/";

@@ -1,5 +1,8 @@
 package dev.streamgate.core.role;
 
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
+
 /**
  * The parts of streamgate that a node can run; {@code streamgate.roles} picks them.
  */
@@ -18,6 +21,15 @@ public enum Role {
 	SSE,
 
 	/** The webhook deliveries. */
-	WEBHOOK
+	WEBHOOK;
+
+	/**
+	 * Whether {@code streamgate.roles} enables this role.
+	 * @param environment the environment
+	 * @return true when the node runs it
+	 */
+	public boolean isEnabled(Environment environment) {
+		return OnRoleCondition.enabledRoles(Binder.get(environment)).contains(this);
+	}
 
 }

@@ -6,17 +6,23 @@ import java.util.Map;
 import java.util.Optional;
 
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import dev.streamgate.support.TestKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
+@ExtendWith(OutputCaptureExtension.class)
 class ConfigTopicsIntegrationTests {
 
 	private static KafkaClients clients;
@@ -61,6 +67,33 @@ class ConfigTopicsIntegrationTests {
 			.partitions()).hasSize(3);
 		// A second start finds them all as they should be.
 		configTopics(prefix).ensure();
+	}
+
+	@Test
+	void theReplicationSettingsApplyToEveryTopicCreatedAndAClusterUnderThreeIsWarnedOf(CapturedOutput output)
+			throws Exception {
+		String prefix = TestKafka.uniquePrefix();
+		KafkaClients replicated = new KafkaClients(TestKafka.bootstrapServers(), Map.of(), properties(prefix),
+				new KafkaReplicationProperties((short) 1, 1));
+		new ConfigTopics(admin, replicated, TestKafka.eventStorage()).ensure(true);
+		String topics = prefix + "topics";
+		ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topics);
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(admin.describeConfigs(List.of(resource))
+				.all()
+				.get()
+				.get(resource)
+				.get(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG)
+				.source()).isEqualTo(ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG));
+		assertThat(output.getOut()).contains(topics + " has 1 replica: an acknowledged write is lost with a broker")
+			.contains("streamgate.kafka.replication-factor=3");
+		// The embedded broker is one node: nothing to warn of.
+		String alone = TestKafka.uniquePrefix();
+		new ConfigTopics(admin, new KafkaClients(TestKafka.bootstrapServers(), Map.of(), properties(alone)),
+				TestKafka.eventStorage())
+			.ensure(false);
+		assertThat(output.getOut()).doesNotContain(alone + "topics has 1 replica");
 	}
 
 	@Test

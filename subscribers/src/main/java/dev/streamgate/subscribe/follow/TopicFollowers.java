@@ -98,7 +98,7 @@ public final class TopicFollowers implements SmartLifecycle {
 		this.changes = topics.changes().subscribe((change) -> {
 			TopicFollower follower = this.followers.get(change.id());
 			if (follower != null && (change.isDeletion() || !sameStorage(follower.topic(), change.topic().topic()))) {
-				end(follower, change.isDeletion());
+				end(follower, change.isDeletion() ? ProblemType.TOPIC_DELETED : null);
 			}
 		});
 	}
@@ -113,7 +113,7 @@ public final class TopicFollowers implements SmartLifecycle {
 		while (true) {
 			TopicFollower follower = this.followers.computeIfAbsent(topic.id(), (id) -> start(topic));
 			if (follower.failed() || !sameStorage(follower.topic(), topic)) {
-				end(follower, false);
+				end(follower, null);
 				continue;
 			}
 			synchronized (this) {
@@ -201,13 +201,27 @@ public final class TopicFollowers implements SmartLifecycle {
 				&& a.incarnation().equals(b.incarnation()) && a.storage() == b.storage();
 	}
 
-	private synchronized void end(TopicFollower follower, boolean deleted) {
+	/**
+	 * Ends a follower and its subscriptions, with a last {@code problem} event that says
+	 * why when there is one to say.
+	 * @param follower the follower
+	 * @param why {@code TOPIC_DELETED}, {@code SHUTTING_DOWN}, or {@code null} for no
+	 * event
+	 */
+	private synchronized void end(TopicFollower follower, ProblemType why) {
 		String id = follower.topic().id();
 		if (!this.followers.remove(id, follower)) {
 			return;
 		}
-		Followed last = deleted ? Followed.note(id, null, EventType.PROBLEM,
-				ProblemJson.bytes(ProblemType.TOPIC_DELETED, "Topic '" + id + "' was deleted", null)) : null;
+		Followed last = null;
+		if (why == ProblemType.TOPIC_DELETED) {
+			last = Followed.note(id, null, EventType.PROBLEM,
+					ProblemJson.bytes(why, "Topic '" + id + "' was deleted", null));
+		}
+		else if (why == ProblemType.SHUTTING_DOWN) {
+			last = Followed.note(id, null, EventType.PROBLEM,
+					ProblemJson.bytes(why, "This node is shutting down; reconnect now with your last event id", null));
+		}
 		follower.end(last);
 		follower.close();
 		// By the meter itself: a search by tag walks every meter of the registry, and a
@@ -225,7 +239,7 @@ public final class TopicFollowers implements SmartLifecycle {
 			if (idleSince != null && idleSince.plus(this.properties.linger()).isBefore(now)) {
 				synchronized (this) {
 					if (follower.users == 0) {
-						end(follower, false);
+						end(follower, null);
 					}
 				}
 			}
@@ -264,7 +278,8 @@ public final class TopicFollowers implements SmartLifecycle {
 		this.reaper.dispose();
 		this.rechecks.dispose();
 		this.changes.dispose();
-		this.followers.values().forEach((follower) -> end(follower, false));
+		// Subscribers learn why their stream ends, and reconnect to another node at once.
+		this.followers.values().forEach((follower) -> end(follower, ProblemType.SHUTTING_DOWN));
 	}
 
 	@Override

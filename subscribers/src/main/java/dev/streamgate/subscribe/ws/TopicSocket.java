@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
@@ -55,6 +54,10 @@ final class TopicSocket {
 	/** The connection did not read fast enough: its queue of one topic filled. */
 	static final CloseStatus SLOW = new CloseStatus(4008, "too slow: reconnect and resume with your last ids");
 
+	/** The node is shutting down: reconnect at once, to another node. */
+	static final CloseStatus GOING_AWAY = CloseStatus.GOING_AWAY
+		.withReason("shutting down: reconnect with your last ids");
+
 	/** The token expired. */
 	static final CloseStatus TOKEN_EXPIRED = new CloseStatus(4401,
 			"token expired: reconnect with a fresh token and your last ids");
@@ -80,6 +83,9 @@ final class TopicSocket {
 	/** What the connection holds, all its topics together. */
 	private final ClientBuffer held;
 
+	/** The status to close with, once the server closes the connection. */
+	private final Sinks.One<CloseStatus> closing = Sinks.one();
+
 	/** The bytes of the messages sent, for the access log. */
 	private long sent;
 
@@ -102,28 +108,34 @@ final class TopicSocket {
 			.merge(this.replies.asFlux(), this.streams.asFlux().flatMap((stream) -> stream, Integer.MAX_VALUE), pings)
 			.takeUntilOther(inputDone.asMono());
 		Instant expiresAt = this.sockets.access().expiresAt(this.principal);
-		Mono<Void> sending;
-		if (expiresAt == null) {
-			sending = this.session.send(out);
-		}
-		else {
-			// The close frame goes out once nothing else is being sent: closed while the
-			// messages were still being written, the connection was dropped without one
-			// (the client saw 1006, as after a network failure).
+		if (expiresAt != null) {
 			Duration left = Duration.between(Instant.now(), expiresAt);
-			AtomicBoolean expired = new AtomicBoolean();
-			sending = this.session
-				.send(out.takeUntilOther(
-						Mono.delay(left.isNegative() ? Duration.ZERO : left).doOnNext((tick) -> expired.set(true))))
-				.then(Mono.defer(() -> expired.get() ? this.session.close(TOKEN_EXPIRED) : Mono.empty()));
+			Mono.delay(left.isNegative() ? Duration.ZERO : left)
+				.takeUntilOther(inputDone.asMono())
+				.subscribe((tick) -> close(TOKEN_EXPIRED));
 		}
+		// The close frame goes out once nothing else is being sent: closed while the
+		// messages were still being written, the connection was dropped without one (the
+		// client saw 1006, as after a network failure).
+		Mono<Void> sending = this.session.send(out.takeUntilOther(this.closing.asMono()))
+			.then(Mono.defer(() -> this.closing.asMono().flatMap(this.session::close)));
+		this.sockets.opened(this);
 		long startedAt = System.nanoTime();
 		return Mono.when(input, sending).doFinally((signal) -> {
+			this.sockets.closed(this);
 			this.held.close();
 			this.sockets.accessLog()
 				.ended(this.session.getHandshakeInfo().getRemoteAddress(), this.session.getHandshakeInfo().getUri(),
 						101, this.sent, startedAt);
 		});
+	}
+
+	/**
+	 * Closes the connection with a status, once what is being sent is sent.
+	 * @param status the close status
+	 */
+	void close(CloseStatus status) {
+		this.closing.tryEmitValue(status);
 	}
 
 	private void onMessage(WebSocketMessage message) {

@@ -3,12 +3,14 @@ package dev.streamgate.subscribe.ws;
 import java.security.Principal;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelId;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.web.reactive.socket.WebSocketHandler;
 import org.springframework.web.reactive.socket.WebSocketSession;
 import org.springframework.web.reactive.socket.adapter.ReactorNettyWebSocketSession;
@@ -29,7 +31,7 @@ import dev.streamgate.subscribe.follow.TopicFollowers;
  * topics with JSON messages and receives each topic's events as JSON messages; see
  * {@link TopicSocket}.
  */
-final class TopicSockets implements WebSocketHandler {
+final class TopicSockets implements WebSocketHandler, SmartLifecycle {
 
 	/** The channel name of WebSocket subscriptions, in metrics and topic status. */
 	static final String CHANNEL = "ws";
@@ -48,6 +50,11 @@ final class TopicSockets implements WebSocketHandler {
 	private final DeliveryMetrics metrics;
 
 	private final ClientBuffers buffers;
+
+	/** The open connections, closed with 1001 when the node shuts down. */
+	private final Set<TopicSocket> open = ConcurrentHashMap.newKeySet();
+
+	private volatile boolean running;
 
 	/** The connections of WebSocket upgrades, until they close. */
 	private final Map<ChannelId, Channel> upgrading = new ConcurrentHashMap<>();
@@ -92,6 +99,37 @@ final class TopicSockets implements WebSocketHandler {
 		Channel channel = (session instanceof ReactorNettyWebSocketSession netty)
 				? this.upgrading.get(netty.getChannelId()) : null;
 		return (channel != null) ? Connections.unwritten(channel) : () -> 0;
+	}
+
+	void opened(TopicSocket socket) {
+		this.open.add(socket);
+		if (!this.running) {
+			socket.close(TopicSocket.GOING_AWAY);
+		}
+	}
+
+	void closed(TopicSocket socket) {
+		this.open.remove(socket);
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+	}
+
+	/**
+	 * Closes every connection with 1001 (going away) when the node shuts down, so that
+	 * clients reconnect to another node at once rather than after a network timeout.
+	 */
+	@Override
+	public void stop() {
+		this.running = false;
+		this.open.forEach((socket) -> socket.close(TopicSocket.GOING_AWAY));
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
 	}
 
 	@Override
