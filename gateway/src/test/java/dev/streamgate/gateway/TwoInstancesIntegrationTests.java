@@ -1,6 +1,11 @@
 package dev.streamgate.gateway;
 
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -8,9 +13,13 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
+import dev.streamgate.support.Cursors;
 import dev.streamgate.support.GatewayKafka;
 import dev.streamgate.support.RunningGateway;
+import dev.streamgate.support.Sse;
 import dev.streamgate.support.TestKafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,6 +75,66 @@ class TwoInstancesIntegrationTests {
 				.untilAsserted(
 						() -> b.client().get().uri("/api/v1/topics/shared").exchange().expectStatus().isNotFound());
 		}
+	}
+
+	@Test
+	void aSnapshotTopicPublishedThroughTwoNodesAtOnceStaysTheLastAcknowledgedDocument() throws Exception {
+		String prefix = TestKafka.uniquePrefix();
+		try (RunningGateway a = RunningGateway.start(GatewayKafka.arguments(prefix));
+				RunningGateway b = RunningGateway.start(GatewayKafka.arguments(prefix))) {
+			a.client()
+				.post()
+				.uri("/api/v1/topics")
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue("{\"id\":\"contested\",\"payloadType\":\"snapshot\"}")
+				.exchange()
+				.expectStatus()
+				.isCreated();
+			await().atMost(WITHIN_A_SECOND)
+				.untilAsserted(() -> b.client().get().uri("/api/v1/topics/contested").exchange().expectStatus().isOk());
+			// Each node publishes its own documents, as fast as they are answered, at the
+			// same time as the other.
+			Map<String, String> acknowledged = new ConcurrentHashMap<>();
+			List<Integer> statuses = new CopyOnWriteArrayList<>();
+			Flux.merge(publications(a, "a", acknowledged, statuses), publications(b, "b", acknowledged, statuses))
+				.blockLast(Duration.ofMinutes(2));
+			assertThat(statuses).hasSize(80).containsOnly(202);
+			String last = acknowledged.entrySet()
+				.stream()
+				.max(Comparator.comparingLong((entry) -> Long.parseLong(Cursors.offsets(entry.getKey()))))
+				.orElseThrow()
+				.getValue();
+			// Every node, and a subscriber of each, has the document of the publication
+			// acknowledged last.
+			for (RunningGateway node : List.of(a, b)) {
+				await().atMost(Duration.ofSeconds(10))
+					.untilAsserted(() -> assertThat(
+							new Sse(node.baseUrl()).take("/api/v1/stream/contested?mode=snapshot-only", null, 1)
+								.get(0)
+								.data())
+						.isEqualTo(last));
+			}
+		}
+	}
+
+	private static Flux<Integer> publications(RunningGateway node, String name, Map<String, String> acknowledged,
+			List<Integer> statuses) {
+		return Flux.range(0, 40).concatMap((i) -> {
+			String document = "{\"" + name + "\":" + i + "}";
+			return org.springframework.web.reactive.function.client.WebClient.create(node.baseUrl())
+				.post()
+				.uri("/api/v1/publish/contested")
+				.contentType(MediaType.APPLICATION_JSON)
+				.bodyValue(document)
+				.exchangeToMono((response) -> {
+					statuses.add(response.statusCode().value());
+					return response.bodyToMono(Map.class).doOnNext((answer) -> {
+						if (response.statusCode().value() == 202 && Boolean.TRUE.equals(answer.get("changed"))) {
+							acknowledged.put((String) answer.get("id"), document);
+						}
+					}).then(Mono.just(response.statusCode().value()));
+				});
+		});
 	}
 
 	@Test

@@ -20,6 +20,7 @@ import org.springframework.http.MediaType;
 
 import dev.streamgate.bench.sink.WebhookSink;
 import dev.streamgate.bench.sink.WebhookSink.Received;
+import dev.streamgate.support.Cursors;
 import dev.streamgate.support.GatewayKafka;
 import dev.streamgate.support.ProblemAssertions;
 import dev.streamgate.support.RunningGateway;
@@ -127,7 +128,16 @@ class WebhookIntegrationTests {
 		versions.forEach((version) -> publish("prices", version));
 		List<Received> received = awaitAccepted("prices", 4);
 		assertThat(received.get(0).type()).isEqualTo("snapshot");
-		assertThat(received.get(0).webhookId()).isEqualTo("msg_prices_" + first + "_snapshot");
+		// The webhook starts at the position the topic had reached, the publication's
+		// commit marker included when it was written in a transaction: the same
+		// incarnation, at or after the first publication.
+		String incarnation = first.substring(0, first.indexOf(':') + 1);
+		assertThat(received.get(0).webhookId()).startsWith("msg_prices_" + incarnation).endsWith("_snapshot");
+		long startedAt = Long.parseLong(received.get(0)
+			.webhookId()
+			.substring(("msg_prices_" + incarnation).length(), received.get(0).webhookId().length() - 9));
+		assertThat(startedAt).isBetween(Long.parseLong(Cursors.offsets(first)),
+				Long.parseLong(Cursors.offsets(first)) + 1);
 		JsonStructure document = (JsonStructure) parse(received.get(0).body()).asJsonObject().get("data");
 		assertThat(document).isEqualTo(parse("{\"eur\":1,\"usd\":1}"));
 		for (int i = 1; i < 4; i++) {

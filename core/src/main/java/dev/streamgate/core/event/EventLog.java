@@ -57,6 +57,31 @@ public interface EventLog {
 	Mono<List<EventPosition>> append(Topic topic, List<OutgoingEvent> events);
 
 	/**
+	 * Claims a topic for this node as its only writer across the cluster (any node's
+	 * claim ends the claim of the node before it), unless this node holds it already.
+	 * Until another node claims it, nothing but this node's
+	 * {@link #appendAsOwner(Topic, List)} changes the topic's events. A log that one node
+	 * alone writes holds it always.
+	 * @param topic the topic
+	 * @return true when the claim is new: the topic may have changed since this node last
+	 * wrote it
+	 */
+	default Mono<Boolean> claim(Topic topic) {
+		return Mono.just(false);
+	}
+
+	/**
+	 * Appends events as the topic's claimed writer, all or none.
+	 * @param topic a topic this node claimed
+	 * @param events the events, in order
+	 * @return where each landed; fails with {@link WriterFencedException} when another
+	 * node claimed the topic since, and nothing was written
+	 */
+	default Mono<List<EventPosition>> appendAsOwner(Topic topic, List<OutgoingEvent> events) {
+		return append(topic, events);
+	}
+
+	/**
 	 * Reads retained events between two cursors, in order on each partition.
 	 * @param topic the topic
 	 * @param after the events after this cursor

@@ -41,6 +41,12 @@ public class EventPublisher {
 
 	private static final Log logger = LogFactory.getLog(EventPublisher.class);
 
+	/**
+	 * Claims a publication makes before it gives up: another node took the topic over
+	 * between this node's claim and its write each time.
+	 */
+	private static final int OWNER_ATTEMPTS = 5;
+
 	private final EventLog log;
 
 	private final SnapshotStore snapshots;
@@ -137,8 +143,30 @@ public class EventPublisher {
 					payloads.stream().map((data) -> new OutgoingEvent(EventType.EVENT, data, attributes)).toList());
 		}
 		List<JsonStructure> documents = payloads.stream().map(EventPublisher::document).toList();
-		return this.serial.run(topic.id(), () -> current(topic).flatMap(
-				(tracked) -> publishDocuments(topic, tracked, documents, (events) -> this.log.append(topic, events))));
+		return this.serial.run(topic.id(), () -> publishAsOwner(topic, documents, OWNER_ATTEMPTS));
+	}
+
+	/**
+	 * Publishes documents as the topic's claimed writer: any node may publish to it, and
+	 * each patch must be made from the document the others left. A claim that another
+	 * node took over meanwhile writes nothing, and the publication is made again from the
+	 * document as that node left it.
+	 */
+	private Mono<Publication> publishAsOwner(Topic topic, List<JsonStructure> documents, int attempts) {
+		return this.log.claim(topic)
+			.then(Mono.defer(() -> current(topic)))
+			.flatMap((tracked) -> publishDocuments(topic, tracked, documents,
+					(events) -> this.log.appendAsOwner(topic, events)))
+			.onErrorResume(WriterFencedException.class, (ex) -> {
+				this.tracked.remove(topic.id());
+				if (attempts <= 1) {
+					return Mono.error(new StreamgateException(ProblemType.CONFLICT,
+							"Other nodes published to '" + topic.id() + "' at the same time, " + OWNER_ATTEMPTS
+									+ " times in a row; nothing was published, retry",
+							ex));
+				}
+				return publishAsOwner(topic, documents, attempts - 1);
+			});
 	}
 
 	/**
@@ -149,8 +177,7 @@ public class EventPublisher {
 	 * @return what was appended
 	 */
 	public Mono<Publication> publishDocument(Topic topic, JsonStructure document) {
-		return this.serial.run(topic.id(), () -> current(topic).flatMap((tracked) -> publishDocuments(topic, tracked,
-				List.of(document), (events) -> this.log.append(topic, events))));
+		return this.serial.run(topic.id(), () -> publishAsOwner(topic, List.of(document), OWNER_ATTEMPTS));
 	}
 
 	/**

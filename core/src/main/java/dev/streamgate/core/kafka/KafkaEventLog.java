@@ -58,6 +58,7 @@ import dev.streamgate.core.event.EventAttributes;
 import dev.streamgate.core.event.EventLog;
 import dev.streamgate.core.event.EventLogStatus;
 import dev.streamgate.core.event.EventPosition;
+import dev.streamgate.core.event.WriterFencedException;
 import dev.streamgate.core.event.EventStorageProperties;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.OutgoingEvent;
@@ -117,6 +118,9 @@ public final class KafkaEventLog implements EventLog {
 
 	private final KafkaClients clients;
 
+	/** The topics this node writes as their only writer across the cluster. */
+	private final OwnedWriters owned;
+
 	private final PublicationSenders senders;
 
 	private final KafkaSender<String, byte[]> transactionalSender;
@@ -160,6 +164,7 @@ public final class KafkaEventLog implements EventLog {
 		// Closing a consumer that is in no group does not wait for the broker, but it is
 		// not an event loop's work either.
 		long sweep = READERS_IDLE.toMillis() / 2;
+		this.owned = new OwnedWriters(clients);
 		this.closingIdleReaders = Schedulers.boundedElastic()
 			.schedulePeriodically(this.readers::closeIdle, sweep, sweep, TimeUnit.MILLISECONDS);
 	}
@@ -176,6 +181,7 @@ public final class KafkaEventLog implements EventLog {
 
 	/** Closes the consumers kept for reads. */
 	public void close() {
+		this.owned.close();
 		this.closingIdleReaders.dispose();
 		this.scans.close();
 		this.readers.close();
@@ -307,6 +313,7 @@ public final class KafkaEventLog implements EventLog {
 
 	@Override
 	public Mono<Void> delete(Topic topic) {
+		this.owned.forget(topic);
 		if (topic.shared()) {
 			// No Kafka topic of its own: its records age out with the shared log.
 			return Mono.empty();
@@ -374,6 +381,25 @@ public final class KafkaEventLog implements EventLog {
 						+ "topic's max.message.bytes); lower streamgate.ingest.max-payload to match, or raise those",
 				ex))
 			.onErrorMap((ex) -> !(ex instanceof StreamgateException), StreamgateException::kafkaUnavailable);
+	}
+
+	@Override
+	public Mono<Boolean> claim(Topic topic) {
+		return this.owned.claim(topic);
+	}
+
+	/**
+	 * Appends in one transaction of the topic's own writer. The event tail reads what it
+	 * wrote once it commits, as it reads a batch.
+	 */
+	@Override
+	public Mono<List<EventPosition>> appendAsOwner(Topic topic, List<OutgoingEvent> events) {
+		return this.owned.append(topic, records(topic, events), (record, metadata) -> {
+		})
+			.map((written) -> written.stream().map((metadata) -> position(topic, metadata)).toList())
+			.timeout(this.writeTimeout.plusSeconds(2))
+			.onErrorMap((ex) -> !(ex instanceof StreamgateException) && !(ex instanceof WriterFencedException),
+					StreamgateException::kafkaUnavailable);
 	}
 
 	/**
