@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import jakarta.json.JsonObject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,12 +49,14 @@ class ShutdownIntegrationTests {
 				.isCreated();
 			List<ServerSentEvent<String>> received = new CopyOnWriteArrayList<>();
 			boolean[] ended = { false };
-			Disposable stream = new Sse(gateway.baseUrl()).all("/api/v1/stream/leaving", null)
+			Disposable stream = new Sse(gateway.baseUrl()).all("/api/v1/stream/leaving?lastEventId=earliest", null)
 				.doOnTerminate(() -> ended[0] = true)
 				.subscribe(received::add, (ex) -> ended[0] = true);
 			try (JdkWebSocket socket = JdkWebSocket
 				.connect(gateway.baseUrl().replace("http://", "ws://") + "/api/v1/ws")) {
-				socket.send("{\"subscribe\":{\"topic\":\"leaving\"}}");
+				// From the earliest event: the publication below may come before the
+				// subscription is in place.
+				socket.send("{\"subscribe\":{\"topic\":\"leaving\",\"lastEventId\":\"earliest\"}}");
 				gateway.client()
 					.post()
 					.uri("/api/v1/publish/leaving")
@@ -62,7 +65,9 @@ class ShutdownIntegrationTests {
 					.exchange()
 					.expectStatus()
 					.isAccepted();
-				assertThat(socket.next(Duration.ofSeconds(10)).getJsonObject("data").getInt("n")).isEqualTo(1);
+				JsonObject first = socket.next(Duration.ofSeconds(20));
+				assertThat(first).as("the published event on the WebSocket").isNotNull();
+				assertThat(first.getJsonObject("data").getInt("n")).isEqualTo(1);
 				await().atMost(Duration.ofSeconds(10))
 					.until(() -> received.stream().anyMatch((e) -> "event".equals(e.event())));
 

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 
 import jakarta.json.JsonStructure;
@@ -165,7 +166,10 @@ public class EventPublisher {
 									+ " times in a row; nothing was published, retry",
 							ex));
 				}
-				return publishAsOwner(topic, documents, attempts - 1);
+				// A pause of a random length, so that two nodes that keep claiming the
+				// topic from each other fall out of step.
+				return Mono.delay(Duration.ofMillis(ThreadLocalRandom.current().nextLong(5, 60)))
+					.then(Mono.defer(() -> publishAsOwner(topic, documents, attempts - 1)));
 			});
 	}
 

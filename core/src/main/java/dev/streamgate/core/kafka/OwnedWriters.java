@@ -169,10 +169,16 @@ final class OwnedWriters implements AutoCloseable {
 				throw new WriterFencedException(topic.id(), ex);
 			}
 			catch (KafkaException ex) {
-				// Not fenced but failed (a timeout, a broker gone): the transaction is
-				// aborted when it can be; a producer that cannot abort is given up.
+				// Failed otherwise: a broker gone, or a commit that met another node's
+				// claim half-way (the broker then answers an unknown error). The writer
+				// is
+				// given up and the publication made again after a new claim: a claim that
+				// cannot be made while Kafka is unreachable answers 503, and one that is
+				// made catches up with whatever this transaction left, so a document is
+				// never patched twice.
 				abortOrGiveUp();
-				throw fencedOr(topic, ex);
+				this.fenced = true;
+				throw new WriterFencedException(topic.id(), ex);
 			}
 			catch (ExecutionException | java.util.concurrent.TimeoutException ex) {
 				abortOrGiveUp();
@@ -183,18 +189,6 @@ final class OwnedWriters implements AutoCloseable {
 				abortOrGiveUp();
 				throw StreamgateException.kafkaUnavailable(ex);
 			}
-		}
-
-		private RuntimeException fencedOr(Topic topic, KafkaException ex) {
-			Throwable cause = ex;
-			while (cause != null) {
-				if (cause instanceof ProducerFencedException || cause instanceof InvalidProducerEpochException) {
-					this.fenced = true;
-					return new WriterFencedException(topic.id(), ex);
-				}
-				cause = cause.getCause();
-			}
-			return StreamgateException.kafkaUnavailable(ex);
 		}
 
 		private void abortOrGiveUp() {
