@@ -30,6 +30,7 @@ import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.reactive.function.client.WebClient;
 import reactor.core.publisher.Flux;
 
 import dev.streamgate.core.patch.JsonPatches;
@@ -299,6 +300,48 @@ class StreamIntegrationTests {
 		assertThat(data(receive("/api/v1/stream/orders-spread", ids.get(23), 1,
 				() -> publish("orders-spread?key=k24", "{\"n\":24}"))))
 			.containsExactly("{\"n\":24}");
+	}
+
+	@Test
+	void theModeMayBeAskedForByTheAcceptHeaderAsAxwayStreamsClientsDo() {
+		createTopic("{\"id\":\"accepted\",\"payloadType\":\"snapshot\"}");
+		String first = publishedId("accepted", "{\"v\":1}");
+		publish("accepted", "{\"v\":2}");
+		// Resumed after the first version: a patch in snapshot-patch mode (the topic's
+		// default), the whole document in snapshot-only mode.
+		String resumed = "/api/v1/stream/accepted?lastEventId=" + first;
+		assertThat(acceptedEvents(resumed, "text/event-stream", 1)).containsExactly("patch");
+		for (String type : List.of("application/vnd.axway.streams+snapshot-only",
+				"application/vnd.streamgate+snapshot-only")) {
+			assertThat(acceptedEvents(resumed, type, 1)).as(type).containsExactly("snapshot");
+		}
+		// The mode parameter wins over the header.
+		assertThat(acceptedEvents(resumed + "&mode=snapshot-patch", "application/vnd.axway.streams+snapshot-only", 1))
+			.containsExactly("patch");
+		// A mode the topic does not allow is refused before the stream opens.
+		ProblemAssertions.expectProblem(this.client.get()
+			.uri("/api/v1/stream/accepted")
+			.header("Accept", "application/vnd.axway.streams+event")
+			.exchange(), 406, "mode-not-allowed");
+		ProblemAssertions.expectProblem(this.client.get()
+			.uri("/api/v1/stream/accepted")
+			.header("Accept", "application/vnd.streamgate+event")
+			.exchange(), 406, "mode-not-allowed");
+	}
+
+	private List<String> acceptedEvents(String path, String accept, int count) {
+		return WebClient.create("http://localhost:" + this.port)
+			.get()
+			.uri(path)
+			.header("Accept", accept.equals("text/event-stream") ? accept : accept + ", text/event-stream;q=0.5")
+			.retrieve()
+			.bodyToFlux(new org.springframework.core.ParameterizedTypeReference<ServerSentEvent<String>>() {
+			})
+			.filter((event) -> event.event() != null)
+			.map(ServerSentEvent::event)
+			.take(count)
+			.collectList()
+			.block(TIMEOUT);
 	}
 
 	@Test

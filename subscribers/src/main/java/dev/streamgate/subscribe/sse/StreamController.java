@@ -4,6 +4,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +81,21 @@ public class StreamController {
 
 	private static final String TYPES = SubscribeParameters.TYPES;
 
+	/** The subtypes before a mode, in media types that ask for it. */
+	private static final List<String> MODE_VENDORS = List.of("vnd.streamgate+", "vnd.axway.streams+");
+
+	static final String SNAPSHOT_PATCH = "application/vnd.streamgate+snapshot-patch";
+
+	static final String SNAPSHOT_ONLY = "application/vnd.streamgate+snapshot-only";
+
+	static final String EVENT = "application/vnd.streamgate+event";
+
+	static final String AXWAY_SNAPSHOT_PATCH = "application/vnd.axway.streams+snapshot-patch";
+
+	static final String AXWAY_SNAPSHOT_ONLY = "application/vnd.axway.streams+snapshot-only";
+
+	static final String AXWAY_EVENT = "application/vnd.axway.streams+event";
+
 	private static final String FILTER = SubscribeParameters.FILTER;
 
 	private static final String POINTER = SubscribeParameters.POINTER;
@@ -110,7 +126,9 @@ public class StreamController {
 		this.metrics = new DeliveryMetrics(CHANNEL, meters);
 	}
 
-	@GetMapping(path = "/api/v1/stream/{topicId}", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+	@GetMapping(path = "/api/v1/stream/{topicId}",
+			produces = { MediaType.TEXT_EVENT_STREAM_VALUE, SNAPSHOT_PATCH, SNAPSHOT_ONLY, EVENT, AXWAY_SNAPSHOT_PATCH,
+					AXWAY_SNAPSHOT_ONLY, AXWAY_EVENT })
 	@Operation(summary = "Stream a topic",
 			description = "Events: snapshot, patch, event, problem (a problem JSON). Each data event has an id: its resume cursor. "
 					+ "The stream starts with a retry line and sends a heartbeat comment every streamgate.sse.heartbeat.")
@@ -132,7 +150,7 @@ public class StreamController {
 			ServerWebExchange exchange) {
 		Topic topic = this.topics.require(topicId).topic();
 		Encoder<Frame> encoder = encoder(format);
-		SubscriptionMode subscriptionMode = SubscribeParameters.mode(topic, mode);
+		SubscriptionMode subscriptionMode = SubscribeParameters.mode(topic, mode(mode, exchange));
 		Selection selection = SubscribeParameters.selection(topic, types, filter, pointer);
 		Resume from = SubscribeParameters.resume(topic, resumeText(lastEventIdHeader, lastEventId));
 		Counter count = this.metrics.delivered(topicId);
@@ -146,7 +164,9 @@ public class StreamController {
 				(problem) -> Frame.of(null, EventType.PROBLEM, problem, 0));
 	}
 
-	@GetMapping(path = "/api/v1/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+	@GetMapping(path = "/api/v1/stream",
+			produces = { MediaType.TEXT_EVENT_STREAM_VALUE, SNAPSHOT_PATCH, SNAPSHOT_ONLY, EVENT, AXWAY_SNAPSHOT_PATCH,
+					AXWAY_SNAPSHOT_ONLY, AXWAY_EVENT })
 	@Operation(summary = "Stream several topics",
 			description = "One stream of the events of every topic named (?topic=a&topic=b): each data is "
 					+ "{\"topic\": \"a\", \"data\": ...}, each id one cursor covering all the topics "
@@ -177,7 +197,7 @@ public class StreamController {
 			for (String id : ids) {
 				Topic topic = SubscribeParameters.topic(this.topics, this.access, principal.orElse(null), id);
 				String cursor = "earliest".equals(resume) ? resume : cursors.get(id);
-				parts.add(new TopicsStream.Part(topic, SubscribeParameters.mode(topic, mode),
+				parts.add(new TopicsStream.Part(topic, SubscribeParameters.mode(topic, mode(mode, exchange)),
 						SubscribeParameters.selection(topic, types, filter, pointer),
 						SubscribeParameters.resume(topic, cursor), this.metrics.delivered(id)));
 			}
@@ -201,6 +221,31 @@ public class StreamController {
 					+ this.properties.maxTopics() + " topics (streamgate.sse.max-topics); it names " + ids.size());
 		}
 		return new ArrayList<>(ids);
+	}
+
+	/**
+	 * The mode asked for: the {@code mode} parameter, else the media type of the
+	 * {@code Accept} header that names one
+	 * ({@code application/vnd.streamgate+snapshot-only}, and Axway Streams'
+	 * {@code application/vnd.axway.streams+...}, so that its clients move over
+	 * unchanged); {@code null} for the topic's default.
+	 */
+	private static String mode(String parameter, ServerWebExchange exchange) {
+		if (parameter != null && !parameter.isBlank()) {
+			return parameter;
+		}
+		List<MediaType> accepted = new ArrayList<>(exchange.getRequest().getHeaders().getAccept());
+		// The most wanted first; in the header's order when as wanted.
+		accepted.sort(Comparator.comparingDouble(MediaType::getQualityValue).reversed());
+		for (MediaType type : accepted) {
+			String subtype = type.getSubtype();
+			for (String vendor : MODE_VENDORS) {
+				if ("application".equals(type.getType()) && subtype.startsWith(vendor)) {
+					return subtype.substring(vendor.length());
+				}
+			}
+		}
+		return null;
 	}
 
 	private static String resumeText(String header, String query) {
