@@ -139,8 +139,8 @@ class TwoInstancesIntegrationTests {
 
 	@Test
 	void anIdempotencyKeyHoldsAcrossIngestNodesAndRestarts() {
-		// Issue 22: the keys lived in one node's memory, so a retry after a restart or on
-		// another node published a second event.
+		// The answers live in Kafka, not in one node's memory: a retry after a restart or
+		// on another node publishes no second event.
 		String prefix = TestKafka.uniquePrefix();
 		String first;
 		try (RunningGateway a = RunningGateway.start(GatewayKafka.arguments(prefix));

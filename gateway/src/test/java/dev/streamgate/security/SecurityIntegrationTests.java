@@ -388,7 +388,7 @@ class SecurityIntegrationTests {
 
 	@Test
 	void aTokenIsRefusedOnceItsExpiryAndTheSmallClockSkewHavePassed() {
-		// Issue 22: Spring's default 60 s skew accepted expired tokens for a minute.
+		// Spring's default 60 s skew would accept expired tokens for a minute.
 		String expired = token(ADMIN, Instant.now().minusSeconds(10), SECRET);
 		assertThat(listTopics(expired)).isEqualTo(401);
 		assertThat(listTopics(token(ADMIN, Instant.now().plusSeconds(30), SECRET))).isEqualTo(200);
@@ -396,8 +396,8 @@ class SecurityIntegrationTests {
 
 	@Test
 	void streamsAbortedDuringTheTokenCheckAreNotCountedForever() throws Exception {
-		// Issue 22: a connection closed while its token was being checked left its stream
-		// counted for ever, so 3 aborted requests locked the address out with 429.
+		// A connection closed while its token is being checked must not leave its stream
+		// counted for ever (3 aborted requests would lock the address out with 429).
 		String subscriber = token(Map.of("subscribe", List.of("*")));
 		AbortedRequests.send(gateway.baseUrl(), "/api/v1/stream/prices", subscriber, 300);
 		org.awaitility.Awaitility.await()

@@ -371,7 +371,7 @@ class StreamIntegrationTests {
 		this.client.delete().uri("/api/v1/topics/doomed").exchange().expectStatus().isNoContent();
 		List<ServerSentEvent<String>> received = events.join();
 		// Its meters go too: topics created and deleted by the thousand must not grow the
-		// registry (found by the soak of issue 22).
+		// registry.
 		await().atMost(TIMEOUT)
 			.until(() -> !this.client.get()
 				.uri("/actuator/prometheus")
@@ -453,8 +453,8 @@ class StreamIntegrationTests {
 
 	@Test
 	void aTopicCreatedAgainNeverReusesCursors() {
-		// Issue 22: ids restarted at 0, so an old cursor silently skipped the new topic's
-		// first events and webhook-ids repeated the deleted topic's.
+		// Offsets restart at 0: without the incarnation an old cursor would silently skip
+		// the new topic's first events and webhook-ids would repeat the deleted topic's.
 		createTopic("{\"id\":\"reinc\"}");
 		List<String> before = new ArrayList<>();
 		for (int i = 0; i < 3; i++) {

@@ -100,7 +100,7 @@ class WebhookIntegrationTests {
 		String id = created.getString("id");
 		String fetched = get("/api/v1/topics/orders/webhooks/" + id, 200);
 		assertThat(parse(fetched).asJsonObject()).doesNotContainKey("secret");
-		// Custom headers are write-only too (issue 22), and a PATCH sending them back
+		// Custom headers are write-only too, and a PATCH sending them back
 		// masked keeps them.
 		assertThat(parse(fetched).asJsonObject().getJsonObject("headers").getString("X-Team")).isEqualTo("******");
 		await().atMost(WAIT)

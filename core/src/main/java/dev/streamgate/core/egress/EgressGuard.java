@@ -125,8 +125,7 @@ public class EgressGuard implements AutoCloseable {
 
 	/**
 	 * One loop per core: on two cores webhook-3 (750 deliveries a second) read a p99 of
-	 * 166 and 184 ms with two loops, 202 and 218 with one (docs/benchmarks.md,
-	 * thirty-sixth session).
+	 * 166 and 184 ms with two loops, 202 and 218 with one.
 	 */
 	private synchronized LoopResources loops() {
 		if (this.loops == null) {

@@ -84,10 +84,8 @@ public final class Connections {
 	 * @return reads the bytes now (0 when the connection is not a Netty one)
 	 */
 	public static LongSupplier unwritten(ServerWebExchange exchange) {
-		if (ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()) instanceof Connection connection) {
-			return unwritten(connection.channel());
-		}
-		return () -> 0;
+		Channel channel = channel(exchange);
+		return (channel != null) ? unwritten(channel) : () -> 0;
 	}
 
 	/**

@@ -70,7 +70,7 @@ class EgressGuardTests {
 			"http://0x7f000001:8080/", "http://0177.0.0.1:8080/", "http://2130706433:8080/", "http://127.1:8080/",
 			"http://[64:ff9b::7f00:1]:8080/", "http://[2002:7f00:1::]:8080/", "http://[::ffff:7f00:1]:8080/" })
 	void internalAddressesInDisguiseAreRefusedAtRegistration(String url) {
-		// Issue 22: each of these got 201 (and was refused only at connect time).
+		// Each is refused when it is registered, not only when a connection is made.
 		assertThat(this.guard.check(URI.create(url)).block(Duration.ofSeconds(5))).as(url).isPresent();
 	}
 
