@@ -15,6 +15,7 @@ import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 import dev.streamgate.support.Cursors;
 import dev.streamgate.support.GatewayKafka;
@@ -32,6 +33,8 @@ class TwoInstancesIntegrationTests {
 
 	/** Keys published on one node and retried at once on the other. */
 	private static final int KEYS = 20;
+
+	private static final int CONCURRENT_KEYS = 20;
 
 	@Test
 	void twoGatewaysOnOneKafkaSeeEachOthersWritesWithinASecond(CapturedOutput output) {
@@ -162,6 +165,38 @@ class TwoInstancesIntegrationTests {
 				String answer = keyedPublish(a, "k" + i, false);
 				assertThat(keyedPublish(b, "k" + i, true)).as("k" + i).isEqualTo(answer);
 			}
+			// First attempts with one key sent at the same moment to both nodes: one
+			// publishes, the other replays its answer or is told the key is in use, and
+			// its retry gets the answer.
+			for (int i = 0; i < CONCURRENT_KEYS; i++) {
+				String key = "c" + i;
+				List<EntityExchangeResult<String>> both = Flux
+					.merge(Mono.fromCallable(() -> anyKeyedAnswer(a, key)).subscribeOn(Schedulers.boundedElastic()),
+							Mono.fromCallable(() -> anyKeyedAnswer(b, key)).subscribeOn(Schedulers.boundedElastic()))
+					.collectList()
+					.block(Duration.ofSeconds(30));
+				assertThat(both).as(key)
+					.filteredOn((result) -> result.getStatus().value() == 202
+							&& result.getResponseHeaders().getFirst("Idempotent-Replayed") == null)
+					.hasSize(1);
+				String answer = both.stream()
+					.filter((result) -> result.getStatus().value() == 202)
+					.findFirst()
+					.orElseThrow()
+					.getResponseBody();
+				for (EntityExchangeResult<String> result : both) {
+					if (result.getStatus().value() == 409) {
+						assertThat(result.getResponseBody()).contains("idempotency-key-in-use");
+						assertThat(result.getResponseHeaders().getFirst("Retry-After")).isEqualTo("1");
+					}
+					else {
+						assertThat(result.getStatus().value()).isEqualTo(202);
+					}
+				}
+				await().atMost(Duration.ofSeconds(10)).until(() -> anyKeyedAnswer(b, key).getStatus().value() == 202);
+				assertThat(keyedPublish(b, key, true)).as(key).isEqualTo(answer);
+				assertThat(keyedPublish(a, key, true)).as(key).isEqualTo(answer);
+			}
 			b.client()
 				.post()
 				.uri("/api/v1/publish/keyed")
@@ -196,7 +231,7 @@ class TwoInstancesIntegrationTests {
 				.expectBody()
 				// One event per key, and the probe's.
 				.jsonPath("$.events.retained")
-				.isEqualTo(KEYS + 1);
+				.isEqualTo(KEYS + CONCURRENT_KEYS + 1);
 		}
 	}
 
@@ -205,6 +240,19 @@ class TwoInstancesIntegrationTests {
 		EntityExchangeResult<String> result = keyedPublish(gateway, key);
 		assertThat(result.getResponseHeaders().getFirst("Idempotent-Replayed")).isEqualTo(replay ? "true" : null);
 		return result.getResponseBody();
+	}
+
+	/** A keyed publish, whatever its answer. */
+	private static EntityExchangeResult<String> anyKeyedAnswer(RunningGateway gateway, String key) {
+		return gateway.client()
+			.post()
+			.uri("/api/v1/publish/keyed")
+			.header("Idempotency-Key", key)
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{\"order\":1}")
+			.exchange()
+			.expectBody(String.class)
+			.returnResult();
 	}
 
 	private static EntityExchangeResult<String> keyedPublish(RunningGateway gateway, String key) {

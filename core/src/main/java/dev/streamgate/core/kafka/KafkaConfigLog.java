@@ -1,5 +1,6 @@
 package dev.streamgate.core.kafka;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -12,20 +13,17 @@ import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.utils.Utils;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
@@ -168,36 +166,42 @@ final class KafkaConfigLog implements AutoCloseable {
 			.then());
 	}
 
-	private SenderRecord<String, byte[], String> record(String key, byte[] value) {
-		return SenderRecord.create(new ProducerRecord<>(this.topic, key, value), key);
-	}
-
 	/**
-	 * Completes once this node has read every record that Kafka had acknowledged when it
-	 * was called, whichever node wrote it: the log's end offsets are asked then, and the
-	 * reader is awaited past them. A node that must not miss another node's write a
-	 * moment ago (an Idempotency-Key answered elsewhere) asks this before it trusts its
-	 * memory.
-	 * @param admin the client that asks the end offsets
-	 * @return completes once read; fails with {@code kafka-unavailable} when Kafka does
-	 * not answer in time or the reader has not started
+	 * Writes a record to the partition of another key's records, as {@link #write} does:
+	 * records of two keys whose order matters.
+	 * @param key the record key
+	 * @param value the value
+	 * @param partitionKey the key whose partition it goes to
+	 * @return the partition and offset of the record, as
+	 * {@link AnswerIndex#position(int, long)} packs them
 	 */
-	Mono<Void> readToEnd(Admin admin) {
+	Mono<Long> writeBeside(String key, byte[] value, String partitionKey) {
 		return bounded(Mono.defer(() -> {
 			List<TopicPartition> assigned = this.partitions;
 			if (assigned == null) {
 				return Mono.error(new KafkaException("The reader of " + this.topic + " has not started"));
 			}
-			Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-			assigned.forEach((partition) -> latest.put(partition, OffsetSpec.latest()));
-			// The reader is read_committed: its end is the last stable offset.
-			return KafkaEventLog
-				.call(() -> admin.listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all())
-				.flatMapMany((ends) -> Flux.fromIterable(ends.entrySet()))
-				.filter((end) -> end.getValue().offset() > 0)
-				.flatMap((end) -> awaitRead(end.getKey().partition(), end.getValue().offset() - 1))
-				.then();
+			int partition = partitionOf(partitionKey, assigned.size());
+			ProducerRecord<String, byte[]> record = new ProducerRecord<>(this.topic, partition, key, value);
+			return this.sender.send(Mono.just(SenderRecord.create(record, key)))
+				.next()
+				.flatMap((result) -> awaitRead(partition, result.recordMetadata().offset())
+					.thenReturn(AnswerIndex.position(partition, result.recordMetadata().offset())));
 		}));
+	}
+
+	/**
+	 * The partition the producer gives a key's records (its default partitioner).
+	 * @param key the key
+	 * @param partitions how many partitions the topic has
+	 * @return the partition
+	 */
+	static int partitionOf(String key, int partitions) {
+		return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
+	}
+
+	private SenderRecord<String, byte[], String> record(String key, byte[] value) {
+		return SenderRecord.create(new ProducerRecord<>(this.topic, key, value), key);
 	}
 
 	/**
@@ -298,8 +302,8 @@ final class KafkaConfigLog implements AutoCloseable {
 
 	private void apply(ConsumerRecord<String, byte[]> record) {
 		try {
-			this.applier.accept(
-					new Entry(record.key(), record.value(), record.offset(), Instant.ofEpochMilli(record.timestamp())));
+			this.applier.accept(new Entry(record.key(), record.value(), record.partition(), record.offset(),
+					Instant.ofEpochMilli(record.timestamp())));
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Skipped unreadable record " + record.offset() + " of " + this.topic + ": " + ex.getMessage());
@@ -334,10 +338,11 @@ final class KafkaConfigLog implements AutoCloseable {
 	 *
 	 * @param key the record key
 	 * @param value the value, {@code null} for a tombstone
+	 * @param partition the record's partition
 	 * @param offset the record's offset
 	 * @param timestamp the record's timestamp
 	 */
-	record Entry(String key, byte[] value, long offset, Instant timestamp) {
+	record Entry(String key, byte[] value, int partition, long offset, Instant timestamp) {
 	}
 
 	private record Waiter(int partition, long offset, MonoSink<Void> sink) {

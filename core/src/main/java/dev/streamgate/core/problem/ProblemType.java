@@ -36,6 +36,9 @@ public enum ProblemType {
 	IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_CONTENT, "idempotency-key-reused",
 			"Idempotency key reused with another request"),
 
+	/** The first request with this Idempotency-Key is still being published. */
+	IDEMPOTENCY_KEY_IN_USE(HttpStatus.CONFLICT, "idempotency-key-in-use", "Idempotency key in use"),
+
 	MODE_NOT_ALLOWED(HttpStatus.NOT_ACCEPTABLE, "mode-not-allowed", "Subscription mode not allowed"),
 
 	UNAUTHORIZED(HttpStatus.UNAUTHORIZED, "unauthorized", "Unauthorized"),

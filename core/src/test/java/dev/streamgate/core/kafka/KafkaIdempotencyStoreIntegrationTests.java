@@ -5,19 +5,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Mono;
-import reactor.kafka.sender.KafkaSender;
-import reactor.kafka.sender.SenderRecord;
+import reactor.core.publisher.Flux;
+import reactor.core.scheduler.Schedulers;
 
 import dev.streamgate.core.event.IdempotencyStore;
 import dev.streamgate.support.TestKafka;
@@ -26,12 +20,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Idempotency-Key answers shared by ingest nodes through Kafka, on a real broker: a node
- * that reads the answers to their end knows every answer stored before, on any node.
+ * Idempotency-Key claims and answers shared by ingest nodes through Kafka, on a real
+ * broker: the log orders every node's claims, so one first attempt wins, and a node that
+ * claims a key sees every answer stored before its claim.
  */
 class KafkaIdempotencyStoreIntegrationTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(15);
+
+	private static final byte[] DIGEST = new byte[32];
 
 	private KafkaClients clients;
 
@@ -55,74 +52,117 @@ class KafkaIdempotencyStoreIntegrationTests {
 	}
 
 	@Test
-	void anAnswerStoredOnOneNodeIsKnownOnAnotherOnceItHasReadToTheEnd() {
-		// The cross-node retry of a CI run: node B checked its memory a few milliseconds
-		// after node A stored the answer, before its reader had applied it, and published
-		// again.
+	void anAnswerStoredOnOneNodeIsKnownOnAnotherAtOnce() {
+		// A retry on node B a few milliseconds after node A stored the answer: B's claim
+		// is read back after A's answer, so B sees it whether or not its reader had
+		// applied it when the retry came.
 		try (KafkaIdempotencyStore a = start(); KafkaIdempotencyStore b = start()) {
 			await().atMost(TIMEOUT).until(() -> a.isCaughtUp() && b.isCaughtUp());
 			for (int i = 0; i < 40; i++) {
 				String key = "k" + i;
 				IdempotencyStore.Answer stored = answer(i);
-				a.save("orders", key, stored).block(TIMEOUT);
-				b.readToEnd().block(TIMEOUT);
-				assertThat(b.get("orders", key)).as(key)
-					.hasValueSatisfying((answer) -> assertThat(answer.body()).isEqualTo(stored.body()));
+				a.answer(won(a.claim("orders", key, DIGEST).block(TIMEOUT)), stored).block(TIMEOUT);
+				assertThat(b.claim("orders", key, DIGEST).block(TIMEOUT)).as(key)
+					.isInstanceOfSatisfying(IdempotencyStore.Claim.Answered.class,
+							(answered) -> assertThat(answered.answer().body()).isEqualTo(stored.body()));
 			}
 		}
 	}
 
 	@Test
-	void readingToTheEndWaitsUntilTheReaderHasAppliedWhatWasWrittenBefore() throws Exception {
-		CountDownLatch held = new CountDownLatch(1);
-		List<String> applied = new CopyOnWriteArrayList<>();
-		KafkaSender<String, byte[]> sender = this.clients.sender("test");
-		try (KafkaConfigLog log = new KafkaConfigLog(this.topic, this.clients, sender, (entry) -> {
-			try {
-				held.await();
+	void ofTwoFirstAttemptsAtTheSameMomentOnTwoNodesExactlyOneWins() {
+		try (KafkaIdempotencyStore a = start(); KafkaIdempotencyStore b = start()) {
+			await().atMost(TIMEOUT).until(() -> a.isCaughtUp() && b.isCaughtUp());
+			for (int i = 0; i < 40; i++) {
+				String key = "k" + i;
+				List<IdempotencyStore.Claim> claims = Flux
+					.merge(a.claim("orders", key, DIGEST).subscribeOn(Schedulers.parallel()),
+							b.claim("orders", key, DIGEST).subscribeOn(Schedulers.parallel()))
+					.collectList()
+					.block(TIMEOUT);
+				assertThat(claims).as(key)
+					.hasSize(2)
+					.filteredOn(IdempotencyStore.Claim.Won.class::isInstance)
+					.hasSize(1);
+				assertThat(claims).as(key)
+					.filteredOn(IdempotencyStore.Claim.InUse.class::isInstance)
+					.singleElement()
+					.satisfies(
+							(inUse) -> assertThat(((IdempotencyStore.Claim.InUse) inUse).digest()).isEqualTo(DIGEST));
 			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-			applied.add(entry.key());
-		})) {
-			log.start();
-			await().atMost(TIMEOUT).until(log::isCaughtUp);
-			// Written by another node: acknowledged, not yet applied by this reader.
-			sender
-				.send(Mono.just(SenderRecord.create(new ProducerRecord<>(this.topic, "written", new byte[] { 1 }), 0)))
-				.blockLast(TIMEOUT);
-
-			CompletableFuture<List<String>> read = log.readToEnd(this.admin)
-				.then(Mono.fromCallable(() -> List.copyOf(applied)))
-				.toFuture();
-			// The applier holds the record: reading to the end must not complete
-			// meanwhile.
-			assertThat(read).failsWithin(Duration.ofMillis(500))
-				.withThrowableOfType(java.util.concurrent.TimeoutException.class);
-			held.countDown();
-			assertThat(read.get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)).containsExactly("written");
-		}
-		finally {
-			sender.close();
 		}
 	}
 
 	@Test
-	void readingAnEmptyLogToItsEndCompletes() {
-		try (KafkaIdempotencyStore store = start()) {
-			await().atMost(TIMEOUT).until(store::isCaughtUp);
-			store.readToEnd().block(TIMEOUT);
-			assertThat(store.get("orders", "unknown")).isEmpty();
+	void aReleasedClaimFreesItsKeyAndAnAnswerEndsIt() {
+		try (KafkaIdempotencyStore a = start(); KafkaIdempotencyStore b = start()) {
+			await().atMost(TIMEOUT).until(() -> a.isCaughtUp() && b.isCaughtUp());
+			IdempotencyStore.Claim.Won first = won(a.claim("orders", "k", DIGEST).block(TIMEOUT));
+			assertThat(b.claim("orders", "k", DIGEST).block(TIMEOUT)).isInstanceOf(IdempotencyStore.Claim.InUse.class);
+			a.release(first).block(TIMEOUT);
+			IdempotencyStore.Claim.Won second = won(b.claim("orders", "k", DIGEST).block(TIMEOUT));
+			b.answer(second, answer(7)).block(TIMEOUT);
+			assertThat(a.claim("orders", "k", DIGEST).block(TIMEOUT))
+				.isInstanceOf(IdempotencyStore.Claim.Answered.class);
+		}
+	}
+
+	@Test
+	void aClaimThatIsNeverAnsweredExpires() {
+		// A node that died between its claim and its answer holds the key only for the
+		// claim timeout.
+		Duration claimTimeout = Duration.ofSeconds(2);
+		try (KafkaIdempotencyStore a = start(1 << 20, claimTimeout);
+				KafkaIdempotencyStore b = start(1 << 20, claimTimeout)) {
+			await().atMost(TIMEOUT).until(() -> a.isCaughtUp() && b.isCaughtUp());
+			won(a.claim("orders", "k", DIGEST).block(TIMEOUT));
+			assertThat(b.claim("orders", "k", DIGEST).block(TIMEOUT)).isInstanceOf(IdempotencyStore.Claim.InUse.class);
+			await().atMost(TIMEOUT)
+				.pollInterval(Duration.ofMillis(500))
+				.until(() -> b.claim("orders", "k", DIGEST).block(TIMEOUT) instanceof IdempotencyStore.Claim.Won);
+		}
+	}
+
+	@Test
+	void answersBeyondTheRecentOnesAreReadBackFromKafkaAlsoAfterARestart() {
+		List<IdempotencyStore.Answer> stored = new java.util.ArrayList<>();
+		try (KafkaIdempotencyStore a = start(0, KafkaIdempotencyStore.CLAIM_TIMEOUT)) {
+			await().atMost(TIMEOUT).until(a::isCaughtUp);
+			for (int i = 0; i < 20; i++) {
+				stored.add(answer(i));
+				a.answer(won(a.claim("orders", "k" + i, DIGEST).block(TIMEOUT)), stored.get(i)).block(TIMEOUT);
+			}
+			assertThat(a.indexedKeys()).isEqualTo(20);
+		}
+		// No answer kept whole: each is found in the index and read from its record.
+		try (KafkaIdempotencyStore restarted = start(0, KafkaIdempotencyStore.CLAIM_TIMEOUT)) {
+			await().atMost(TIMEOUT).until(restarted::isCaughtUp);
+			for (int i = 0; i < 20; i++) {
+				IdempotencyStore.Answer expected = stored.get(i);
+				assertThat(restarted.claim("orders", "k" + i, DIGEST).block(TIMEOUT)).as("k" + i)
+					.isInstanceOfSatisfying(IdempotencyStore.Claim.Answered.class,
+							(answered) -> assertThat(answered.answer().body()).isEqualTo(expected.body()));
+			}
+			assertThat(restarted.claim("orders", "unknown", DIGEST).block(TIMEOUT))
+				.isInstanceOf(IdempotencyStore.Claim.Won.class);
 		}
 	}
 
 	private KafkaIdempotencyStore start() {
-		return KafkaIdempotencyStore.start(this.clients, Duration.ofMinutes(10), 1000);
+		return KafkaIdempotencyStore.start(this.clients, Duration.ofMinutes(10), 1 << 20);
+	}
+
+	private KafkaIdempotencyStore start(long recentBytes, Duration claimTimeout) {
+		return KafkaIdempotencyStore.start(this.clients, Duration.ofMinutes(10), 1 << 20, recentBytes, claimTimeout);
+	}
+
+	private static IdempotencyStore.Claim.Won won(IdempotencyStore.Claim claim) {
+		assertThat(claim).isInstanceOf(IdempotencyStore.Claim.Won.class);
+		return (IdempotencyStore.Claim.Won) claim;
 	}
 
 	private static IdempotencyStore.Answer answer(int i) {
-		return new IdempotencyStore.Answer(new byte[32],
+		return new IdempotencyStore.Answer(DIGEST,
 				("{\"id\":\"" + i + "\",\"changed\":true}").getBytes(StandardCharsets.UTF_8), Instant.now());
 	}
 

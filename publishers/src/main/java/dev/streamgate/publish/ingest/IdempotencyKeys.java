@@ -6,7 +6,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -28,33 +29,42 @@ import dev.streamgate.core.problem.StreamgateException;
  * Remembers the answer to each {@code Idempotency-Key} for the dedupe window, so that a
  * retried publish returns the first answer and publishes nothing new, on this node and on
  * every other ingest node, before and after a restart: answers are kept in Kafka
- * ({@link IdempotencyStore}). Concurrent retries on one node share the first attempt; a
- * failed attempt is forgotten so that a retry can succeed.
+ * ({@link IdempotencyStore}).
  * <p>
- * A node learns another node's answers by reading them from Kafka, a few milliseconds
- * after they were stored; so before it publishes under a key it does not know, it reads
- * them to their current end. A retry sent after the first answer came back therefore
- * finds that answer on any node; two first attempts sent at the same moment to two nodes
- * may both publish (at least once).
+ * A first attempt claims its key in the store before it publishes, and the store's log
+ * orders the claims of every node: of two first attempts sent at the same moment to two
+ * nodes, one publishes and the other is answered {@code 409 idempotency-key-in-use} with
+ * {@code Retry-After} (as the IETF Idempotency-Key draft asks of a request retried while
+ * the first is in progress), and its retry gets the first answer. Concurrent attempts on
+ * one node share the first one's answer. A failed attempt gives its claim up so that a
+ * retry can publish at once.
  * <p>
  * The answer is stored after Kafka acknowledged the publication: a node that dies between
- * the two leaves the key unknown, and a retry publishes again (at least once, as without
- * a key).
+ * the two leaves a claim that holds its key for a minute, after which a retry publishes
+ * again (at least once, as without a key).
  */
 class IdempotencyKeys {
 
+	private static final long UNSAVED_KEYS = 10_000;
+
 	private static final Log logger = LogFactory.getLog(IdempotencyKeys.class);
 
-	private final Cache<String, Entry> inFlight;
+	/** How soon a retry of a key in use is asked for. */
+	private static final Duration IN_USE_RETRY = Duration.ofSeconds(1);
+
+	private final Map<String, Entry> inFlight = new ConcurrentHashMap<>();
+
+	/** Answers whose storing Kafka refused: this node still replays them. */
+	private final Cache<String, Entry> unsaved;
 
 	private final IdempotencyStore store;
 
 	private final Clock clock;
 
 	IdempotencyKeys(IngestProperties properties, IdempotencyStore store, Clock clock) {
-		this.inFlight = Caffeine.newBuilder()
+		this.unsaved = Caffeine.newBuilder()
 			.expireAfterWrite(properties.idempotencyWindow())
-			.maximumSize(properties.idempotencyKeys())
+			.maximumSize(UNSAVED_KEYS)
 			.build();
 		this.store = store;
 		this.clock = clock;
@@ -75,76 +85,74 @@ class IdempotencyKeys {
 					"Idempotency-Key must be 1 to 255 visible ASCII characters");
 		}
 		if (!this.store.isCaughtUp()) {
-			// Just started: the key may have been answered before; publishing now could
-			// publish twice.
+			// Just started: a claim would wait until the node has read every answer.
 			throw new StreamgateException(ProblemType.NOT_READY,
 					"This node is still reading the Idempotency-Key answers; retry shortly")
 				.withRetryAfter(Duration.ofSeconds(1));
 		}
 		byte[] digest = sha256(body);
-		Optional<Mono<Answer>> known = known(topicId, key, digest);
-		if (known.isPresent()) {
-			return known.get();
+		String localKey = localKey(topicId, key);
+		Entry unsavedAnswer = this.unsaved.getIfPresent(localKey);
+		if (unsavedAnswer != null) {
+			return shared(unsavedAnswer, digest, key);
 		}
-		// Another node may have answered a moment ago, its answer not read here yet: read
-		// the answers to their current end before publishing.
-		return this.store.readToEnd()
-			.then(Mono
-				.defer(() -> known(topicId, key, digest).orElseGet(() -> firstAttempt(topicId, key, digest, publish))));
-	}
-
-	/**
-	 * The answer this node knows for a key: stored, or being given by an attempt in
-	 * flight here.
-	 */
-	private Optional<Mono<Answer>> known(String topicId, String key, byte[] digest) {
-		Optional<IdempotencyStore.Answer> stored = this.store.get(topicId, key);
-		if (stored.isPresent()) {
-			checkSameRequest(stored.get().digest(), digest, key);
-			return Optional.of(Mono.just(new Answer(decode(stored.get().body()), true)));
-		}
-		Entry entry = this.inFlight.getIfPresent(cacheKey(topicId, key));
-		if (entry == null) {
-			return Optional.empty();
-		}
-		checkSameRequest(entry.digest(), digest, key);
-		return Optional.of(entry.response().map((response) -> new Answer(response, true)));
-	}
-
-	/**
-	 * Publishes under a key nobody answered; a concurrent attempt on this node that got
-	 * here first is shared instead.
-	 */
-	private Mono<Answer> firstAttempt(String topicId, String key, byte[] digest,
-			Supplier<Mono<PublishResponse>> publish) {
-		String cacheKey = cacheKey(topicId, key);
 		Entry fresh = new Entry(digest,
-				Mono.defer(publish)
-					.flatMap((response) -> remember(topicId, key, digest, response))
-					.doOnError((ex) -> this.inFlight.asMap().remove(cacheKey))
+				Mono.defer(() -> attempt(topicId, key, digest, publish))
+					.doFinally((signal) -> this.inFlight.remove(localKey))
 					.cache());
-		Entry entry = this.inFlight.asMap().putIfAbsent(cacheKey, fresh);
-		if (entry == null) {
-			return fresh.response().map((response) -> new Answer(response, false));
-		}
-		checkSameRequest(entry.digest(), digest, key);
-		return entry.response().map((response) -> new Answer(response, true));
+		Entry entry = this.inFlight.putIfAbsent(localKey, fresh);
+		return (entry == null) ? fresh.answer() : shared(entry, digest, key);
 	}
 
-	private static String cacheKey(String topicId, String key) {
+	/** An attempt on this node with the same key that got here first. */
+	private static Mono<Answer> shared(Entry entry, byte[] digest, String key) {
+		checkSameRequest(entry.digest(), digest, key);
+		return entry.answer().map((answer) -> new Answer(answer.response(), true));
+	}
+
+	private Mono<Answer> attempt(String topicId, String key, byte[] digest, Supplier<Mono<PublishResponse>> publish) {
+		return this.store.claim(topicId, key, digest).flatMap((claim) -> {
+			if (claim instanceof IdempotencyStore.Claim.Answered answered) {
+				checkSameRequest(answered.answer().digest(), digest, key);
+				return Mono.just(new Answer(decode(answered.answer().body()), true));
+			}
+			if (claim instanceof IdempotencyStore.Claim.InUse inUse) {
+				checkSameRequest(inUse.digest(), digest, key);
+				return Mono.error(new StreamgateException(ProblemType.IDEMPOTENCY_KEY_IN_USE,
+						"A request with Idempotency-Key '" + key + "' is being published; retry to get its answer")
+					.withRetryAfter(IN_USE_RETRY));
+			}
+			IdempotencyStore.Claim.Won won = (IdempotencyStore.Claim.Won) claim;
+			return Mono.defer(publish)
+				.onErrorResume((ex) -> release(won).then(Mono.error(ex)))
+				.flatMap((response) -> remember(won, digest, response))
+				.map((response) -> new Answer(response, false));
+		});
+	}
+
+	private static String localKey(String topicId, String key) {
 		return topicId + '\n' + key;
+	}
+
+	/** Gives the claim up; if Kafka refuses now, the claim expires by itself. */
+	private Mono<Void> release(IdempotencyStore.Claim.Won claim) {
+		return this.store.release(claim).onErrorResume((ex) -> {
+			logger.debug("Idempotency-Key claim of topic " + claim.topicId() + " not released: " + ex.getMessage());
+			return Mono.empty();
+		});
 	}
 
 	/**
 	 * Stores the answer; if Kafka refuses now, the publication stands and this node still
 	 * remembers.
 	 */
-	private Mono<PublishResponse> remember(String topicId, String key, byte[] digest, PublishResponse response) {
-		return this.store
-			.save(topicId, key, new IdempotencyStore.Answer(digest, encode(response), this.clock.instant()))
+	private Mono<PublishResponse> remember(IdempotencyStore.Claim.Won claim, byte[] digest, PublishResponse response) {
+		return this.store.answer(claim, new IdempotencyStore.Answer(digest, encode(response), this.clock.instant()))
 			.onErrorResume((ex) -> {
-				logger.warn("Idempotency-Key answer of topic " + topicId + " not stored, remembered on this node only: "
-						+ ex.getMessage());
+				logger.warn("Idempotency-Key answer of topic " + claim.topicId()
+						+ " not stored, remembered on this node only: " + ex.getMessage());
+				this.unsaved.put(localKey(claim.topicId(), claim.key()),
+						new Entry(digest, Mono.just(new Answer(response, true))));
 				return Mono.empty();
 			})
 			.thenReturn(response);
@@ -187,7 +195,7 @@ class IdempotencyKeys {
 		}
 	}
 
-	private record Entry(byte[] digest, Mono<PublishResponse> response) {
+	private record Entry(byte[] digest, Mono<Answer> answer) {
 	}
 
 	record Answer(PublishResponse response, boolean replayed) {

@@ -2,6 +2,10 @@ package dev.streamgate.publish.ingest;
 
 import java.time.Clock;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -20,8 +24,20 @@ import dev.streamgate.core.role.Role;
 public class IngestConfiguration {
 
 	@Bean(destroyMethod = "close")
-	KafkaIdempotencyStore idempotencyStore(KafkaClients kafkaClients, IngestProperties properties) {
-		return KafkaIdempotencyStore.start(kafkaClients, properties.idempotencyWindow(), properties.idempotencyKeys());
+	KafkaIdempotencyStore idempotencyStore(KafkaClients kafkaClients, IngestProperties properties,
+			ObjectProvider<MeterRegistry> meters) {
+		KafkaIdempotencyStore store = KafkaIdempotencyStore.start(kafkaClients, properties.idempotencyWindow(),
+				properties.idempotencyMemory().toBytes());
+		meters.ifAvailable((registry) -> {
+			Gauge.builder("streamgate.idempotency.keys", store, KafkaIdempotencyStore::indexedKeys)
+				.description("Idempotency-Keys answered within the window, indexed on this node")
+				.register(registry);
+			Gauge.builder("streamgate.idempotency.index", store, KafkaIdempotencyStore::indexBytes)
+				.description("Memory the index of Idempotency-Key answers takes")
+				.baseUnit("bytes")
+				.register(registry);
+		});
+		return store;
 	}
 
 	@Bean

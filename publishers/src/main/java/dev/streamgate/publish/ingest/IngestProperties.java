@@ -2,7 +2,6 @@ package dev.streamgate.publish.ingest;
 
 import java.time.Duration;
 
-import jakarta.validation.constraints.Min;
 import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
 
@@ -17,7 +16,10 @@ import org.springframework.validation.annotation.Validated;
  * @param maxPayload largest accepted request body, a batch included
  * @param idempotencyWindow how long an {@code Idempotency-Key} answer is remembered
  * (Kafka keeps answers 7 days at most)
- * @param idempotencyKeys how many answers are remembered at most (oldest forgotten first)
+ * @param idempotencyMemory the most memory the index of Idempotency-Key answers takes on
+ * an ingest node: 27 to 53 bytes a key answered within the window (the answers stay in
+ * Kafka); when full, the oldest keys are forgotten before their window has passed, with a
+ * warning
  * @param maxInFlight bytes of publications a node holds at once between reading a request
  * and Kafka's acknowledgement (a body of unknown length counts as {@code maxPayload}).
  * Kept under the producer's {@code buffer.memory} (32 MiB), so that a send never waits
@@ -32,7 +34,7 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("streamgate.ingest")
 public record IngestProperties(@DefaultValue("1MB") DataSize maxPayload,
 		@DefaultValue("24h") @DurationMax(days = 7) Duration idempotencyWindow,
-		@DefaultValue("100000") @Min(1) long idempotencyKeys, @DefaultValue("16MB") DataSize maxInFlight,
+		@DefaultValue("128MB") DataSize idempotencyMemory, @DefaultValue("16MB") DataSize maxInFlight,
 		@DefaultValue("0s") @DurationMin(millis = 0) @DurationMax(minutes = 1) Duration maxWait) {
 
 }

@@ -140,7 +140,8 @@ public class PublishController {
 	@Parameter(name = IDEMPOTENCY_KEY, in = ParameterIn.HEADER,
 			description = "a retried publish with the same key (within streamgate.ingest.idempotency-window, "
 					+ "on any ingest node) returns the first answer and publishes nothing; another body under a used key "
-					+ "is 422 idempotency-key-reused",
+					+ "is 422 idempotency-key-reused; a retry while the first request is still being published "
+					+ "on another node is 409 idempotency-key-in-use with Retry-After",
 			schema = @Schema(type = "string", minLength = 1, maxLength = 255, pattern = "^[\\x21-\\x7e]+$"))
 	@Parameter(name = "type", in = ParameterIn.QUERY,
 			description = "the event type, e.g. order.created: subscribers may ask for types "

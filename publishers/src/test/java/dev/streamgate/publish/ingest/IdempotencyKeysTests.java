@@ -7,9 +7,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
@@ -19,6 +16,7 @@ import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
 
 import dev.streamgate.core.event.IdempotencyStore;
+import dev.streamgate.core.event.MemoryIdempotencyStore;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 
@@ -26,30 +24,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class IdempotencyKeysTests {
 
+	private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-29T00:00:00Z"), ZoneOffset.UTC);
+
 	private static final byte[] BODY = "{\"order\":1}".getBytes(StandardCharsets.UTF_8);
 
-	private final LaggingStore store = new LaggingStore();
+	private final OtherNodes store = new OtherNodes();
 
-	private final IdempotencyKeys keys = new IdempotencyKeys(new IngestProperties(DataSize.ofMegabytes(1),
-			Duration.ofHours(24), 100, DataSize.ofMegabytes(16), Duration.ZERO), this.store,
-			Clock.fixed(Instant.parse("2026-11-29T00:00:00Z"), ZoneOffset.UTC));
+	private final IdempotencyKeys keys = new IdempotencyKeys(
+			new IngestProperties(DataSize.ofMegabytes(1), Duration.ofHours(24), DataSize.ofMegabytes(1),
+					DataSize.ofMegabytes(16), Duration.ZERO),
+			this.store, Clock.fixed(Instant.parse("2026-11-29T00:00:00Z"), ZoneOffset.UTC));
 
 	private final AtomicInteger published = new AtomicInteger();
 
 	@Test
-	void aKeyAnsweredOnAnotherNodeButNotReadHereYetIsReplayedNotPublished() {
-		// Another node answered k1; this node's reader has not applied it yet.
+	void aKeyAnsweredOnAnotherNodeIsReplayedNotPublished() {
 		this.store.answeredElsewhere("orders", "k1", IdempotencyKeys.encode(new PublishResponse("7", true, null)));
 		StepVerifier.create(this.keys.answer("orders", "k1", BODY, this::publish)).assertNext((answer) -> {
 			assertThat(answer.replayed()).isTrue();
 			assertThat(answer.response().id()).isEqualTo("7");
 		}).verifyComplete();
 		assertThat(this.published).hasValue(0);
-		assertThat(this.store.reads).hasValue(1);
 	}
 
 	@Test
-	void aKeyNobodyAnsweredIsPublishedOnceThenReplayedWithoutAskingKafkaAgain() {
+	void aKeyNobodyAnsweredIsPublishedOnceThenReplayed() {
 		StepVerifier.create(this.keys.answer("orders", "k1", BODY, this::publish))
 			.assertNext((answer) -> assertThat(answer.replayed()).isFalse())
 			.verifyComplete();
@@ -58,7 +57,37 @@ class IdempotencyKeysTests {
 			assertThat(answer.response().id()).isEqualTo("1");
 		}).verifyComplete();
 		assertThat(this.published).hasValue(1);
-		assertThat(this.store.reads).hasValue(1);
+	}
+
+	@Test
+	void aKeyClaimedByAnAttemptInFlightOnAnotherNodeIsInUseUntilAnsweredThenReplayed() {
+		IdempotencyStore.Claim.Won elsewhere = this.store.claimedElsewhere("orders", "k1", BODY);
+		StepVerifier.create(this.keys.answer("orders", "k1", BODY, this::publish)).verifyErrorSatisfies((ex) -> {
+			assertThat(((StreamgateException) ex).problemType()).isEqualTo(ProblemType.IDEMPOTENCY_KEY_IN_USE);
+			assertThat(((StreamgateException) ex).getHeaders().getFirst("Retry-After")).isEqualTo("1");
+		});
+		this.store
+			.answer(elsewhere,
+					new IdempotencyStore.Answer(OtherNodes.sha256(BODY),
+							IdempotencyKeys.encode(new PublishResponse("9", true, null)), CLOCK.instant()))
+			.block();
+		StepVerifier.create(this.keys.answer("orders", "k1", BODY, this::publish))
+			.assertNext((answer) -> assertThat(answer)
+				.isEqualTo(new IdempotencyKeys.Answer(new PublishResponse("9", true, null), true)))
+			.verifyComplete();
+		assertThat(this.published).hasValue(0);
+	}
+
+	@Test
+	void aFailedAttemptGivesItsClaimUpSoThatARetryPublishesAtOnce() {
+		StepVerifier
+			.create(this.keys.answer("orders", "k1", BODY,
+					() -> Mono.error(StreamgateException.kafkaUnavailable(new IllegalStateException("down")))))
+			.verifyError(StreamgateException.class);
+		StepVerifier.create(this.keys.answer("orders", "k1", BODY, this::publish))
+			.assertNext((answer) -> assertThat(answer.replayed()).isFalse())
+			.verifyComplete();
+		assertThat(this.published).hasValue(1);
 	}
 
 	@Test
@@ -109,26 +138,24 @@ class IdempotencyKeysTests {
 	}
 
 	/**
-	 * Answers in memory, as a node sees them: its own at once, another node's only once
-	 * it has read the log to its end.
+	 * A store in memory whose Kafka may be down, and where another node may have claimed
+	 * or answered a key.
 	 */
-	private static final class LaggingStore implements IdempotencyStore {
+	private static final class OtherNodes implements IdempotencyStore {
 
-		private final Map<String, Answer> known = new ConcurrentHashMap<>();
+		private final MemoryIdempotencyStore memory = new MemoryIdempotencyStore(Duration.ofHours(24), CLOCK);
 
-		private final Map<String, Answer> notReadYet = new ConcurrentHashMap<>();
-
-		private final AtomicInteger reads = new AtomicInteger();
+		private final AtomicInteger claims = new AtomicInteger();
 
 		private volatile boolean unreachable;
 
 		void answeredElsewhere(String topicId, String key, byte[] body) {
-			this.notReadYet.put(topicId + '\n' + key, new Answer(sha256(BODY), body, Instant.now()));
+			Claim.Won won = (Claim.Won) this.memory.claim(topicId, key, sha256(BODY)).block();
+			this.memory.answer(won, new Answer(sha256(BODY), body, CLOCK.instant())).block();
 		}
 
-		@Override
-		public Optional<Answer> get(String topicId, String key) {
-			return Optional.ofNullable(this.known.get(topicId + '\n' + key));
+		Claim.Won claimedElsewhere(String topicId, String key, byte[] body) {
+			return (Claim.Won) this.memory.claim(topicId, key, sha256(body)).block();
 		}
 
 		@Override
@@ -137,21 +164,24 @@ class IdempotencyKeysTests {
 		}
 
 		@Override
-		public Mono<Void> readToEnd() {
+		public Mono<Claim> claim(String topicId, String key, byte[] digest) {
 			return Mono.defer(() -> {
-				this.reads.incrementAndGet();
+				this.claims.incrementAndGet();
 				if (this.unreachable) {
 					return Mono.error(StreamgateException.kafkaUnavailable(new IllegalStateException("down")));
 				}
-				this.known.putAll(this.notReadYet);
-				this.notReadYet.clear();
-				return Mono.empty();
+				return this.memory.claim(topicId, key, digest);
 			});
 		}
 
 		@Override
-		public Mono<Void> save(String topicId, String key, Answer answer) {
-			return Mono.fromRunnable(() -> this.known.put(topicId + '\n' + key, answer));
+		public Mono<Void> answer(Claim.Won claim, Answer answer) {
+			return this.memory.answer(claim, answer);
+		}
+
+		@Override
+		public Mono<Void> release(Claim.Won claim) {
+			return this.memory.release(claim);
 		}
 
 		private static byte[] sha256(byte[] body) {
