@@ -4,7 +4,9 @@ import java.io.StringReader;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -30,29 +32,35 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Two gateway processes share the polling of a topic through the lease group: exactly one
- * polls it, and when that one is killed (SIGKILL) the other takes over, continuing the
- * document from its checkpoint so that subscribers see patches, not a reset.
+ * Three gateway processes share the polling of a topic through the lease group: exactly
+ * one polls it; when that one is killed (SIGKILL) another takes over within the lease
+ * session, and when that one stops (SIGTERM) the last takes over within two seconds, each
+ * continuing the document from its checkpoint so that subscribers see patches, not a
+ * reset.
  */
 class PollerFailoverIntegrationTests {
 
 	private static final Pattern NODE = Pattern.compile("\\(node ([0-9a-f]+)\\)");
 
-	private static final Duration PERIOD = Duration.ofMillis(500);
+	private static final Duration SESSION = Duration.ofSeconds(6);
 
 	@Test
-	void exactlyOneNodePollsAndAnotherTakesOverWithin30SecondsOfAKill(@TempDir Path dir) {
+	void exactlyOneNodePollsAnotherTakesOverWithinTheSessionAfterAKillAndWithinTwoSecondsOfAShutdown(
+			@TempDir Path dir) {
 		try (MockSourceApi source = MockSourceApi.start(MockSourceApi.Settings.forTests())) {
 			WebClient sourceClient = WebClient.create("http://127.0.0.1:" + source.port());
 			List<String> args = new ArrayList<>(List.of(GatewayKafka.arguments(TestKafka.uniquePrefix())));
 			args.remove("--server.port=0");
 			args.add("--streamgate.egress.allowed-cidrs=127.0.0.1/32");
 			args.add("--streamgate.embedded-kafka.data-dir=" + dir.resolve("unused"));
-			try (GatewayProcess first = GatewayProcess.startReady(dir.resolve("first.log"),
-					args.toArray(String[]::new));
-					GatewayProcess second = GatewayProcess.startReady(dir.resolve("second.log"),
-							args.toArray(String[]::new))) {
-				first.client()
+			args.add("--streamgate.kafka.lease-session-timeout=" + SESSION.toMillis() + "ms");
+			List<GatewayProcess> nodes = new ArrayList<>();
+			try {
+				for (int i = 0; i < 3; i++) {
+					nodes.add(GatewayProcess.startReady(dir.resolve("node" + i + ".log"), args.toArray(String[]::new)));
+				}
+				nodes.get(0)
+					.client()
 					.post()
 					.uri("/api/v1/topics")
 					.contentType(MediaType.APPLICATION_JSON)
@@ -71,37 +79,48 @@ class PollerFailoverIntegrationTests {
 				});
 				List<Request> window = requestsSince(sourceClient, System.currentTimeMillis() - 4000);
 				assertThat(window.size()).as("polls in 4 s at a 0.5 s period").isBetween(6, 9);
-				String owner = window.get(window.size() - 1).node();
-				boolean firstOwns = first.outputLines()
-					.stream()
-					.anyMatch((line) -> line.contains("Polling topic failover"));
-				GatewayProcess polling = firstOwns ? first : second;
-				GatewayProcess survivor = firstOwns ? second : first;
-				assertThat(survivor.outputLines()).noneMatch((line) -> line.contains("Polling topic failover"));
-
-				List<ServerSentEvent<String>> events = new CopyOnWriteArrayList<>();
-				Disposable stream = new Sse(survivor.baseUrl())
-					.stream("/api/v1/stream/failover?mode=snapshot-patch", null)
-					.subscribe(events::add);
+				GatewayProcess polling = polling(nodes);
+				nodes.remove(polling);
+				// A subscriber on each survivor: the one on the last node sees both
+				// handovers.
+				Map<GatewayProcess, List<ServerSentEvent<String>>> received = new HashMap<>();
+				List<Disposable> streams = new ArrayList<>();
+				for (GatewayProcess node : nodes) {
+					List<ServerSentEvent<String>> events = new CopyOnWriteArrayList<>();
+					received.put(node, events);
+					streams.add(new Sse(node.baseUrl()).stream("/api/v1/stream/failover?mode=snapshot-patch", null)
+						.subscribe(events::add));
+				}
 				try {
-					await().atMost(Duration.ofSeconds(30)).until(() -> events.size() >= 3);
+					await().atMost(Duration.ofSeconds(30))
+						.until(() -> received.values().stream().allMatch((events) -> events.size() >= 3));
+					String owner = window.get(window.size() - 1).node();
 					long killedAt = System.currentTimeMillis();
 					polling.kill();
-					await().atMost(Duration.ofSeconds(45))
-						.pollInterval(Duration.ofMillis(100))
-						.until(() -> requestsSince(sourceClient, killedAt).stream()
-							.anyMatch((request) -> !request.node().equals(owner)));
-					Request takeover = requestsSince(sourceClient, killedAt).stream()
-						.filter((request) -> !request.node().equals(owner))
-						.findFirst()
-						.get();
+					Request takeover = takeover(sourceClient, owner, killedAt);
 					long failoverMillis = takeover.at() - killedAt;
-					System.out.println("Poller failover after SIGKILL: " + failoverMillis + " ms");
-					assertThat(Duration.ofMillis(failoverMillis)).isLessThan(Duration.ofSeconds(30));
+					System.out.println("Poller failover after SIGKILL: " + failoverMillis + " ms (session timeout "
+							+ SESSION.toMillis() + " ms)");
+					// The session's end, the rebalance, one polling period.
+					assertThat(Duration.ofMillis(failoverMillis)).isLessThan(SESSION.plusSeconds(2));
 
+					// A clean shutdown: the poller leaves the lease group first thing.
+					await().atMost(Duration.ofSeconds(30)).until(() -> polling(nodes) != null);
+					GatewayProcess stopping = polling(nodes);
+					nodes.remove(stopping);
+					long stoppedAt = System.currentTimeMillis();
+					Thread stopper = new Thread(stopping::stop);
+					stopper.start();
+					Request afterShutdown = takeover(sourceClient, takeover.node(), stoppedAt);
+					long handoverMillis = afterShutdown.at() - stoppedAt;
+					System.out.println("Poller handover after SIGTERM: " + handoverMillis + " ms");
+					assertThat(Duration.ofMillis(handoverMillis)).isLessThan(Duration.ofSeconds(2));
+					stopper.join(30_000);
+
+					List<ServerSentEvent<String>> events = received.get(nodes.get(0));
 					int before = events.size();
 					await().atMost(Duration.ofSeconds(30)).until(() -> events.size() >= before + 3);
-					// The new poller continued the document: patches only, no new
+					// Each new poller continued the document: patches only, no new
 					// snapshot.
 					assertThat(events.subList(1, events.size()))
 						.allSatisfy((event) -> assertThat(event.event()).isEqualTo("patch"));
@@ -119,10 +138,45 @@ class PollerFailoverIntegrationTests {
 					assertThat(document).isEqualTo(parse(served));
 				}
 				finally {
-					stream.dispose();
+					streams.forEach(Disposable::dispose);
 				}
 			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			finally {
+				nodes.forEach(GatewayProcess::close);
+			}
 		}
+	}
+
+	/**
+	 * The node whose log says it polls the topic now (the lease may have moved as nodes
+	 * joined), or null.
+	 */
+	private static GatewayProcess polling(List<GatewayProcess> nodes) {
+		List<GatewayProcess> polling = nodes.stream()
+			.filter((node) -> node.outputLines()
+				.stream()
+				.filter((line) -> line.contains("olling topic failover"))
+				.reduce((first, second) -> second)
+				.filter((last) -> last.contains("Polling topic failover"))
+				.isPresent())
+			.toList();
+		assertThat(polling).hasSizeLessThanOrEqualTo(1);
+		return polling.isEmpty() ? null : polling.get(0);
+	}
+
+	/** The first poll after a time from another node than the one that polled. */
+	private static Request takeover(WebClient sourceClient, String owner, long since) {
+		await().atMost(Duration.ofSeconds(45))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> requestsSince(sourceClient, since).stream()
+				.anyMatch((request) -> !request.node().equals(owner)));
+		return requestsSince(sourceClient, since).stream()
+			.filter((request) -> !request.node().equals(owner))
+			.findFirst()
+			.get();
 	}
 
 	private static List<Request> requestsSince(WebClient sourceClient, long since) {

@@ -16,8 +16,10 @@ import dev.streamgate.core.webhook.AttemptLog;
 import dev.streamgate.core.webhook.WebhookJson;
 
 /**
- * Delivery attempts in the time-retained {@code attempts} topic (key = webhook id), read
- * by every node into a bounded list per webhook.
+ * Delivery attempts in the time-retained {@code attempts} topic (key = webhook id): one
+ * record per delivery attempt, written by the nodes that deliver and read, into a bounded
+ * list per webhook, only by the nodes that serve the admin API's attempts list (the
+ * {@code admin} role). The other nodes write without reading.
  */
 public final class KafkaAttemptLog implements AttemptLog, AutoCloseable {
 
@@ -33,7 +35,8 @@ public final class KafkaAttemptLog implements AttemptLog, AutoCloseable {
 		this.log = new KafkaConfigLog(topic, clients, clients.bulkConsumer(topic), sender, this::apply);
 	}
 
-	void start() {
+	/** Starts reading the attempts, on a node that serves them. */
+	void startReading() {
 		this.log.start();
 	}
 

@@ -110,9 +110,13 @@ public class KafkaConfiguration {
 
 	@Bean(destroyMethod = "close")
 	KafkaDeliveryStates deliveryStates(KafkaClients clients, KafkaSender<String, byte[]> bulkSender,
-			KafkaTopicStore topicStore) {
+			KafkaTopicStore topicStore, Environment environment) {
 		KafkaDeliveryStates states = new KafkaDeliveryStates(clients, bulkSender);
-		states.start();
+		// Every webhook's cursor, committed each second: read only where webhooks are
+		// delivered or their status is served.
+		if (Role.WEBHOOK.isEnabled(environment) || Role.ADMIN.isEnabled(environment)) {
+			states.startReading();
+		}
 		return states;
 	}
 
@@ -125,10 +129,13 @@ public class KafkaConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	KafkaAttemptLog attemptLog(KafkaClients clients, KafkaSender<String, byte[]> bulkSender,
-			KafkaTopicStore topicStore) {
+	KafkaAttemptLog attemptLog(KafkaClients clients, KafkaSender<String, byte[]> bulkSender, KafkaTopicStore topicStore,
+			Environment environment) {
 		KafkaAttemptLog log = new KafkaAttemptLog(clients, bulkSender);
-		log.start();
+		// One record per delivery attempt: read only where the admin API lists them.
+		if (Role.ADMIN.isEnabled(environment)) {
+			log.startReading();
+		}
 		return log;
 	}
 

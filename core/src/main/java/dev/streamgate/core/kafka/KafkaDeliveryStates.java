@@ -28,7 +28,8 @@ public final class KafkaDeliveryStates implements DeliveryStates, AutoCloseable 
 				(held, newer) -> (newer.epoch() >= held.epoch()) ? newer : held);
 	}
 
-	void start() {
+	/** Starts reading the states, on a node that delivers webhooks or serves them. */
+	void startReading() {
 		this.view.start();
 	}
 

@@ -38,7 +38,9 @@ final class KafkaLeases implements Leases {
 	 * rebalance announced in a heartbeat's answer is joined at the next poll, so this
 	 * bounds what it adds to a hand-over. An idle node polls each group this often.
 	 */
-	private static final Duration POLL = Duration.ofSeconds(1);
+	private static final Duration POLL = Duration.ofMillis(500);
+
+	private static final int HEARTBEAT_MS = 500;
 
 	private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(3);
 
@@ -98,8 +100,10 @@ final class KafkaLeases implements Leases {
 					KafkaLeases.this.clients.properties().topicPrefix() + this.group);
 			int sessionMs = (int) KafkaLeases.this.clients.properties().leaseSessionTimeout().toMillis();
 			config.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, sessionMs);
-			// At most a third of the session, as Kafka advises.
-			config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Math.max(500, sessionMs / 3));
+			// A member learns of a rebalance (another member left or joined) at its next
+			// heartbeat: twice a second, so that leases change hands within a second or
+			// two of a clean shutdown; at most a third of the session, as Kafka advises.
+			config.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Math.min(HEARTBEAT_MS, sessionMs / 3));
 			config.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
 					List.of(CooperativeStickyAssignor.class.getName()));
 			while (this.thread.running()) {

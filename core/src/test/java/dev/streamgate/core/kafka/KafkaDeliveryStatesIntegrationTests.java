@@ -84,7 +84,7 @@ class KafkaDeliveryStatesIntegrationTests {
 		KafkaSender<String, byte[]> sender = this.clients.bulkSender("states-" + node);
 		this.senders.add(sender);
 		KafkaDeliveryStates states = new KafkaDeliveryStates(this.clients, sender);
-		states.start();
+		states.startReading();
 		// Caught up once the new topic's partition has a leader to ask its end: writes
 		// before that are refused while the broker is still creating its partitions.
 		states.awaitCaughtUp(TIMEOUT);

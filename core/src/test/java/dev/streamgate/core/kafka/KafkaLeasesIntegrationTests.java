@@ -111,6 +111,25 @@ class KafkaLeasesIntegrationTests {
 	}
 
 	@Test
+	void aMemberThatLeavesHandsItsLeasesOverWithinTwoSeconds() {
+		// The survivor learns of the rebalance at its next heartbeat and joins it at its
+		// next poll: both come often enough, however long the session timeout.
+		Membership first = join("handover", new AtomicInteger());
+		await().atMost(Duration.ofSeconds(20)).until(() -> owned(first) == KEYS.size());
+		Membership second = join("handover", new AtomicInteger());
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> owned(second) > 0 && owned(first) + owned(second) == KEYS.size());
+		long left = System.nanoTime();
+		second.close();
+		await().atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> owned(first) == KEYS.size());
+		Duration handover = Duration.ofNanos(System.nanoTime() - left);
+		System.out.println("Leases handed over " + handover.toMillis() + " ms after a member left");
+		assertThat(handover).isLessThan(Duration.ofSeconds(2));
+	}
+
+	@Test
 	void anOnDemandMemberIsInTheGroupOnlyWhileThereIsWork() throws Exception {
 		OnDemandMembership member = new OnDemandMembership(this.leases, "on-demand", () -> {
 		}, Duration.ofMillis(500));
