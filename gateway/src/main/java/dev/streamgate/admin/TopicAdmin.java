@@ -145,7 +145,8 @@ public class TopicAdmin {
 		Topic topic = TopicJson.fromRequest(MergePatch.apply(base, TopicJson.withoutMaskedValues(patch)))
 			.withId(id)
 			.withDefaults()
-			.withTimestamps(previous.createdAt(), now());
+			.withTimestamps(previous.createdAt(), now())
+			.withSharedPartition(previous.sharedPartition());
 		if (topic.payloadType() != previous.payloadType()) {
 			throw new StreamgateException(ProblemType.PAYLOAD_TYPE_IMMUTABLE, "The payload type of '" + id + "' is "
 					+ previous.payloadType() + " and cannot change; create another topic instead");
@@ -245,14 +246,17 @@ public class TopicAdmin {
 
 	/**
 	 * Shared storage unless the topic needs its own Kafka topic: more than one partition,
-	 * or a retention longer than the shared log's.
+	 * or a retention longer than the shared log's; in shared storage, the partition the
+	 * topic's id routes to (see {@link EventStorageProperties#sharedPartitionOf}).
 	 */
 	private Topic chooseStorage(Topic topic) {
-		if (topic.storage() != null) {
-			return topic;
+		Storage chosen = topic.storage();
+		if (chosen == null) {
+			boolean fits = topic.partitions() == 1 && topic.retention().compareTo(this.storage.sharedRetention()) <= 0;
+			chosen = fits ? Storage.SHARED : Storage.DEDICATED;
 		}
-		boolean fits = topic.partitions() == 1 && topic.retention().compareTo(this.storage.sharedRetention()) <= 0;
-		return topic.withStorage(fits ? Storage.SHARED : Storage.DEDICATED);
+		Topic stored = topic.withStorage(chosen);
+		return stored.shared() ? stored.withSharedPartition(this.storage.sharedPartitionOf(topic.id())) : stored;
 	}
 
 	private static Storage storageOf(Topic topic) {

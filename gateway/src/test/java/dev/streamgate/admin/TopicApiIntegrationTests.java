@@ -1,12 +1,15 @@
 package dev.streamgate.admin;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,6 +24,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
+import dev.streamgate.core.event.EventStorageProperties;
 import dev.streamgate.support.GatewayKafka;
 import dev.streamgate.support.ProblemAssertions;
 import dev.streamgate.support.TestKafka;
@@ -223,6 +227,60 @@ class TopicApiIntegrationTests {
 		assertThat(status).contains("\"retained\":null", "\"partitions\":1").doesNotContain("\"lastEventTime\":null");
 		ProblemAssertions.expectProblem(patch(shared, "{\"storage\":\"dedicated\"}", null), 400, "invalid-topic");
 		ProblemAssertions.expectProblem(patch(shared, "{\"partitions\":2}", null), 400, "invalid-topic");
+	}
+
+	@Test
+	void aSharedTopicLivesInThePartitionNginxRoutesItsIdToAndKeepsIt() throws Exception {
+		// NGINX's "hash $topic" with n servers sends a topic to server
+		// ((crc32(id) >> 16) & 0x7fff) mod n; the topic's partition is that hash modulo
+		// the shared partitions (12 here), so with 4 servers server k gets partitions
+		// p mod 4 = k.
+		// The partitions below were computed with another CRC-32 (Python's zlib).
+		Map<String, Integer> expected = Map.of("prices", 3, "orders", 7, "alerts", 10);
+		for (Map.Entry<String, Integer> topic : expected.entrySet()) {
+			assertThat(new EventStorageProperties(12, Duration.ofDays(7)).sharedPartitionOf(topic.getKey()))
+				.as(topic.getKey())
+				.isEqualTo(topic.getValue());
+		}
+		String id = newId();
+		create("{\"id\":\"" + id + "\"}");
+		int partition = this.client.get()
+			.uri("/api/v1/topics/" + id)
+			.exchange()
+			.expectBody(Map.class)
+			.returnResult()
+			.getResponseBody()
+			.get("sharedPartition") instanceof Integer number ? number : -1;
+		assertThat(partition).isEqualTo(new EventStorageProperties(12, Duration.ofDays(7)).sharedPartitionOf(id));
+		this.client.post()
+			.uri("/api/v1/publish/" + id)
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue("{\"n\":1}")
+			.exchange()
+			.expectStatus()
+			.isAccepted();
+		try (Admin admin = kafkaAdmin()) {
+			TopicPartition events = new TopicPartition(this.prefix + "events", partition);
+			assertThat(admin.listOffsets(Map.of(events, OffsetSpec.latest())).all().get().get(events).offset())
+				.isPositive();
+		}
+		// Read-only, and kept by a change of the topic.
+		ProblemAssertions.expectProblem(patch(id, "{\"sharedPartition\":1}", null), 400, "invalid-topic");
+		patch(id, "{\"name\":\"renamed\"}", null).expectStatus().isOk();
+		this.client.get()
+			.uri("/api/v1/topics/" + id)
+			.exchange()
+			.expectBody()
+			.jsonPath("$.sharedPartition")
+			.isEqualTo(partition);
+		String dedicated = newId();
+		create("{\"id\":\"" + dedicated + "\",\"storage\":\"dedicated\"}");
+		this.client.get()
+			.uri("/api/v1/topics/" + dedicated)
+			.exchange()
+			.expectBody()
+			.jsonPath("$.sharedPartition")
+			.doesNotExist();
 	}
 
 	@Test

@@ -72,7 +72,9 @@ import dev.streamgate.core.topic.Topic;
  * <p>
  * Shared storage: the Kafka topic {@code <prefix>events} with a fixed number of
  * partitions holds the events of every shared topic. A topic's events are all in the
- * partition its id hashes to (murmur2, as Kafka's default partitioner), record key =
+ * partition chosen at its creation ({@link Topic#sharedPartition()}, the partition its id
+ * routes to through NGINX's hash; for a topic stored before that was chosen, the
+ * partition its id hashes to by murmur2, as Kafka's default partitioner), record key =
  * topic id, header {@code streamgate-incarnation} = the topic's incarnation, so that a
  * topic created again under the same id never reads its predecessor's events. A shared
  * topic has one logical partition whose offsets are the shared partition's: its cursor is
@@ -254,8 +256,9 @@ public final class KafkaEventLog implements EventLog {
 	List<TopicPartition> partitions(Topic topic) {
 		if (topic.shared()) {
 			return List.of(new TopicPartition(this.sharedName,
-					Utils.toPositive(Utils.murmur2(topic.id().getBytes(StandardCharsets.UTF_8)))
-							% this.sharedPartitions));
+					(topic.sharedPartition() != null) ? topic.sharedPartition()
+							: Utils.toPositive(Utils.murmur2(topic.id().getBytes(StandardCharsets.UTF_8)))
+									% this.sharedPartitions));
 		}
 		return IntStream.range(0, topic.partitions())
 			.mapToObj((partition) -> new TopicPartition(name(topic.id()), partition))

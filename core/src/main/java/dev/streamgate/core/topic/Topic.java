@@ -15,8 +15,8 @@ import tools.jackson.databind.JsonNode;
  * A topic definition as the admin API and the {@code topics} config topic hold it.
  * <p>
  * Fields a client leaves out are {@code null} until {@link #withDefaults()} fills them; a
- * stored topic always has every field. {@code createdAt} and {@code updatedAt} are
- * read-only: the registry sets them.
+ * stored topic always has every field. {@code createdAt}, {@code updatedAt} and
+ * {@code sharedPartition} are read-only: the registry sets them.
  *
  * @param id the topic id
  * @param name a display name
@@ -31,6 +31,10 @@ import tools.jackson.databind.JsonNode;
  * @param isPublic whether anyone may subscribe without a token
  * @param createdAt when the topic was created
  * @param updatedAt when the topic last changed
+ * @param schema the JSON Schema publications must match, or null
+ * @param sharedPartition in shared storage, the partition of the shared log that holds
+ * the events; null for dedicated storage, and for a shared topic stored before partitions
+ * were chosen at creation (its partition is then the Kafka producer's hash of its id)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Topic(
@@ -53,11 +57,40 @@ public record Topic(
 		@Schema(type = "object",
 				description = "a JSON Schema (2020-12 unless it names another draft in $schema) that each "
 						+ "publication must match: each event, or each whole document of a snapshot topic",
-				example = "{\"type\": \"object\", \"required\": [\"amount\"]}") JsonNode schema) {
+				example = "{\"type\": \"object\", \"required\": [\"amount\"]}") JsonNode schema,
+		@Schema(accessMode = Schema.AccessMode.READ_ONLY,
+				description = "shared storage: the partition of the shared event log that holds the events, "
+						+ "chosen at creation; a proxy in front of several streaming nodes that sends the "
+						+ "topics of one partition to one node lets each node read only its partitions "
+						+ "(docs/cluster.md)") Integer sharedPartition) {
 
 	public Topic {
 		// "schema": null is no schema.
 		schema = (schema != null && schema.isNull()) ? null : schema;
+	}
+
+	/**
+	 * A topic whose shared partition is not chosen yet.
+	 * @param id the id
+	 * @param name the display name
+	 * @param payloadType events or documents
+	 * @param publisher what feeds it
+	 * @param subscriptionModes the modes subscribers may ask for
+	 * @param defaultSubscriptionMode the mode of those who ask for none
+	 * @param partitions its partitions
+	 * @param retention how long events are kept
+	 * @param storage shared or dedicated
+	 * @param isPublic whether anyone may subscribe
+	 * @param createdAt when it was created
+	 * @param updatedAt when it last changed
+	 * @param schema the payload schema, or null
+	 */
+	public Topic(String id, String name, PayloadType payloadType, Publisher publisher,
+			List<SubscriptionMode> subscriptionModes, SubscriptionMode defaultSubscriptionMode, Integer partitions,
+			Duration retention, Storage storage, Boolean isPublic, Instant createdAt, Instant updatedAt,
+			JsonNode schema) {
+		this(id, name, payloadType, publisher, subscriptionModes, defaultSubscriptionMode, partitions, retention,
+				storage, isPublic, createdAt, updatedAt, schema, null);
 	}
 
 	/**
@@ -102,7 +135,8 @@ public record Topic(
 				(this.publisher != null) ? this.publisher.withDefaults() : Publisher.HTTP_POST, modes, defaultMode,
 				(this.partitions != null) ? this.partitions : 1,
 				(this.retention != null) ? this.retention : DEFAULT_RETENTION, this.storage,
-				(this.isPublic != null) ? this.isPublic : Boolean.FALSE, this.createdAt, this.updatedAt, this.schema);
+				(this.isPublic != null) ? this.isPublic : Boolean.FALSE, this.createdAt, this.updatedAt, this.schema,
+				this.sharedPartition);
 	}
 
 	/**
@@ -113,7 +147,7 @@ public record Topic(
 	public Topic withId(String newId) {
 		return new Topic(newId, this.name, this.payloadType, this.publisher, this.subscriptionModes,
 				this.defaultSubscriptionMode, this.partitions, this.retention, this.storage, this.isPublic,
-				this.createdAt, this.updatedAt, this.schema);
+				this.createdAt, this.updatedAt, this.schema, this.sharedPartition);
 	}
 
 	/**
@@ -124,7 +158,7 @@ public record Topic(
 	public Topic withPublisher(Publisher newPublisher) {
 		return new Topic(this.id, this.name, this.payloadType, newPublisher.withDefaults(), this.subscriptionModes,
 				this.defaultSubscriptionMode, this.partitions, this.retention, this.storage, this.isPublic,
-				this.createdAt, this.updatedAt, this.schema);
+				this.createdAt, this.updatedAt, this.schema, this.sharedPartition);
 	}
 
 	/**
@@ -135,7 +169,18 @@ public record Topic(
 	public Topic withStorage(Storage newStorage) {
 		return new Topic(this.id, this.name, this.payloadType, this.publisher, this.subscriptionModes,
 				this.defaultSubscriptionMode, this.partitions, this.retention, newStorage, this.isPublic,
-				this.createdAt, this.updatedAt, this.schema);
+				this.createdAt, this.updatedAt, this.schema, this.sharedPartition);
+	}
+
+	/**
+	 * This topic in shared storage, in the given partition of the shared log.
+	 * @param partition the partition
+	 * @return a copy
+	 */
+	public Topic withSharedPartition(Integer partition) {
+		return new Topic(this.id, this.name, this.payloadType, this.publisher, this.subscriptionModes,
+				this.defaultSubscriptionMode, this.partitions, this.retention, this.storage, this.isPublic,
+				this.createdAt, this.updatedAt, this.schema, partition);
 	}
 
 	/**
@@ -155,7 +200,7 @@ public record Topic(
 	public Topic withTimestamps(Instant created, Instant updated) {
 		return new Topic(this.id, this.name, this.payloadType, this.publisher, this.subscriptionModes,
 				this.defaultSubscriptionMode, this.partitions, this.retention, this.storage, this.isPublic, created,
-				updated, this.schema);
+				updated, this.schema, this.sharedPartition);
 	}
 
 	/**

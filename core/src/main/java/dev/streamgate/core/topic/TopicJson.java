@@ -38,7 +38,7 @@ import dev.streamgate.core.problem.StreamgateException.FieldError;
 public final class TopicJson {
 
 	/** Fields that the registry sets and clients may not. */
-	public static final Set<String> READ_ONLY = Set.of("createdAt", "updatedAt");
+	public static final Set<String> READ_ONLY = Set.of("createdAt", "updatedAt", "sharedPartition");
 
 	private static final JsonMapper STRICT = JsonMapper.builder()
 		.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, DeserializationFeature.FAIL_ON_TRAILING_TOKENS,
