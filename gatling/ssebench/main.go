@@ -83,6 +83,14 @@ type result struct {
 	IdleThreadCores map[string]float64 `json:"idleGatewayThreadCores,omitempty"`
 	Filters         int                `json:"filters,omitempty"`
 	FilterKind      string             `json:"filterKind,omitempty"`
+	// CPU of each process named by -pids over the measured window, in percent of a core.
+	CPUByPid map[string]float64 `json:"cpuPercentByPid,omitempty"`
+	// The same over the idle window (-idle).
+	IdleCPUByPid map[string]float64 `json:"idleCpuPercentByPid,omitempty"`
+	// The same without the JIT compiler's threads: a process that gets less work compiles
+	// its hot code later, within a window its peers have long passed.
+	CPUByPidNoJit     map[string]float64 `json:"cpuPercentByPidWithoutJit,omitempty"`
+	IdleCPUByPidNoJit map[string]float64 `json:"idleCpuPercentByPidWithoutJit,omitempty"`
 }
 
 // A fixed-bucket latency histogram: 10 µs buckets up to 10 s, exact enough for p99.
@@ -126,7 +134,9 @@ func (h *histogram) percentile(p float64) float64 {
 
 func main() {
 	url := flag.String("url", "http://127.0.0.1:8080", "gateway base URL for publishing")
-	streamURL := flag.String("stream-url", "", "base URL for streams (e.g. through NGINX); default -url")
+	streamURL := flag.String("stream-url", "", "base URL for streams (e.g. through NGINX); default -url. "+
+		"Several, comma-separated: client i streams from URL (i / topics) mod their number, so that "+
+		"with clients = k * topics each URL gets one client per topic")
 	topic := flag.String("topic", "bench", "topic id (an http-post event topic)")
 	topics := flag.Int("topics", 1, "topics: <topic>-0 .. <topic>-(n-1) when more than 1")
 	clients := flag.Int("clients", 1000, "SSE clients")
@@ -135,6 +145,7 @@ func main() {
 	duration := flag.Duration("duration", 60*time.Second, "measured duration")
 	warmup := flag.Duration("warmup", 10*time.Second, "publishing before measuring")
 	pid := flag.Int("pid", 0, "gateway pid to sample CPU and RSS from")
+	pidList := flag.String("pids", "", "more pids, comma-separated, whose CPU over the measured window is reported each")
 	create := flag.Bool("create", false, "create the topics first, 32 at a time")
 	idle := flag.Duration("idle", 0, "measure the gateway's CPU this long with the clients connected, before publishing")
 	settle := flag.Duration("settle", 0, "wait this long after the clients connected before the idle measure (JIT, connection set-up)")
@@ -170,6 +181,13 @@ func main() {
 	if *streamURL == "" {
 		*streamURL = *url
 	}
+	streamURLs := strings.Split(*streamURL, ",")
+	var pids []int
+	for _, field := range strings.Split(*pidList, ",") {
+		if n, err := strconv.Atoi(strings.TrimSpace(field)); err == nil {
+			pids = append(pids, n)
+		}
+	}
 
 	hist := newHistogram()
 	var delivered, disconnects int64
@@ -193,20 +211,21 @@ func main() {
 		for j := range names {
 			names[j] = name(i**perClient + j)
 		}
+		base := streamURLs[(i / *topics)%len(streamURLs)]
 		query := ""
 		if *filters > 0 {
 			query = "filter=" + neturl.QueryEscape(filter(*filterKind, i%*filters, *filters))
 		}
 		if mercure {
-			go subscribe(client, *streamURL+"/.well-known/mercure?topic="+neturl.QueryEscape(names[0]), true, hist,
+			go subscribe(client, base+"/.well-known/mercure?topic="+neturl.QueryEscape(names[0]), true, hist,
 				&delivered, &disconnects, &measuring, &ready)
 		} else if *channel == "ws" {
-			go subscribeWS(*streamURL, names, hist, &delivered, &disconnects, &measuring, &ready)
+			go subscribeWS(base, names, hist, &delivered, &disconnects, &measuring, &ready)
 		} else if len(names) == 1 {
-			go subscribe(client, *streamURL+"/api/v1/stream/"+names[0]+"?"+query, false, hist, &delivered, &disconnects,
+			go subscribe(client, base+"/api/v1/stream/"+names[0]+"?"+query, false, hist, &delivered, &disconnects,
 				&measuring, &ready)
 		} else {
-			go subscribe(client, *streamURL+"/api/v1/stream?topic="+strings.Join(names, "&topic=")+"&"+query, false, hist,
+			go subscribe(client, base+"/api/v1/stream?topic="+strings.Join(names, "&topic=")+"&"+query, false, hist,
 				&delivered, &disconnects, &measuring, &ready)
 		}
 		if i%100 == 99 {
@@ -216,13 +235,16 @@ func main() {
 	ready.Wait()
 	var idleCPU, idleRSS float64
 	var idleThreads map[string]float64
+	var idleByPid, idleByPidNoJit map[string]float64
 	if *idle > 0 {
 		time.Sleep(*settle)
 		// Marks the window on standard error, for a profiler attached by hand.
 		fmt.Fprintln(os.Stderr, "idle window:", *idle)
 		before, threadsBefore := cpuTicks(*pid), threadTicks(*pid)
+		pidsBefore := samplePids(pids)
 		time.Sleep(*idle)
 		idleCPU = float64(cpuTicks(*pid)-before) / 100 / idle.Seconds() * 100
+		idleByPid, idleByPidNoJit = pidPercents(pids, pidsBefore, samplePids(pids), idle.Seconds())
 		idleThreads = threadCores(threadsBefore, threadTicks(*pid), idle.Seconds())
 		idleRSS = rssMiB(*pid)
 	}
@@ -275,6 +297,7 @@ func main() {
 	measuring.open(time.Now().UnixMicro())
 	cpuStart, threadsStart := cpuTicks(*pid), threadTicks(*pid)
 	selfStart := cpuTicks(os.Getpid())
+	pidStart := samplePids(pids)
 	start := time.Now()
 	end = start.Add(*duration)
 	var rssSum, rssMax float64
@@ -300,6 +323,7 @@ func main() {
 	measuring.close(time.Now().UnixMicro())
 	cpuEnd, threadsEnd := cpuTicks(*pid), threadTicks(*pid)
 	selfEnd := cpuTicks(os.Getpid())
+	cpuByPid, cpuByPidNoJit := pidPercents(pids, pidStart, samplePids(pids), time.Since(start).Seconds())
 	time.Sleep(2 * time.Second) // let the last events arrive
 
 	r := result{Channel: *channel, PerClient: *perClient, Clients: *clients, Topics: *topics, Rate: *rate, Size: *size, Duration: elapsed,
@@ -328,6 +352,8 @@ func main() {
 	}
 	r.CreateSecs, r.IdleCPU, r.IdleRSSMiB = createSecs, idleCPU, idleRSS
 	r.ThreadCores, r.IdleThreadCores = threadCores(threadsStart, threadsEnd, elapsed), idleThreads
+	r.CPUByPid, r.IdleCPUByPid = cpuByPid, idleByPid
+	r.CPUByPidNoJit, r.IdleCPUByPidNoJit = cpuByPidNoJit, idleByPidNoJit
 	if *heap {
 		r.HeapMiB = heapAfterGC(*pid)
 	}
@@ -352,6 +378,12 @@ func subscribe(client *http.Client, url string, readyAtAnswer bool, hist *histog
 	req, _ := http.NewRequest("GET", url, nil)
 	req.Header.Set("Accept", "text/event-stream")
 	resp, err := client.Do(req)
+	// A topic just created on another node: a streaming node learns of it a moment later.
+	for attempt := 0; err == nil && resp.StatusCode == 404 && attempt < 50; attempt++ {
+		resp.Body.Close()
+		time.Sleep(200 * time.Millisecond)
+		resp, err = client.Do(req)
+	}
 	if err != nil || resp.StatusCode != 200 {
 		if err == nil {
 			err = fmt.Errorf("%s", resp.Status)
@@ -543,6 +575,38 @@ func threadTicks(pid int) map[string]threadTick {
 
 // threadCores is each group's CPU between two readings, in cores; a thread that started in
 // between counts from zero, one that ended is not counted. Groups under 0.001 core are left out.
+// pidSample is a process's CPU ticks, in all and in its JIT compiler threads.
+type pidSample struct{ all, jit int64 }
+
+func samplePids(pids []int) []pidSample {
+	samples := make([]pidSample, len(pids))
+	for k, p := range pids {
+		samples[k].all = cpuTicks(p)
+		for _, thread := range threadTicks(p) {
+			if strings.HasPrefix(thread.group, "C1 CompilerThre") || strings.HasPrefix(thread.group, "C2 CompilerThre") {
+				samples[k].jit += thread.ticks
+			}
+		}
+	}
+	return samples
+}
+
+// pidPercents is each process's CPU between two samples, in percent of a core, in all and
+// without its JIT compiler threads (whose ticks of a thread that ended meanwhile are lost,
+// so the second figure may be a little high).
+func pidPercents(pids []int, before, after []pidSample, seconds float64) (map[string]float64, map[string]float64) {
+	if len(pids) == 0 || seconds <= 0 {
+		return nil, nil
+	}
+	all, noJit := make(map[string]float64, len(pids)), make(map[string]float64, len(pids))
+	for k, p := range pids {
+		ticks := after[k].all - before[k].all
+		all[strconv.Itoa(p)] = float64(ticks) / seconds
+		noJit[strconv.Itoa(p)] = float64(ticks-max(0, after[k].jit-before[k].jit)) / seconds
+	}
+	return all, noJit
+}
+
 func threadCores(before, after map[string]threadTick, seconds float64) map[string]float64 {
 	if len(after) == 0 || seconds <= 0 {
 		return nil

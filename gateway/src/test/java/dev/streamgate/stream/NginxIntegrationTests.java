@@ -2,14 +2,21 @@ package dev.streamgate.stream;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +31,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import reactor.core.Disposable;
 
+import dev.streamgate.core.event.EventStorageProperties;
 import dev.streamgate.support.GatewayKafka;
 import dev.streamgate.support.Sse;
 
@@ -134,6 +142,69 @@ class NginxIntegrationTests {
 		finally {
 			nginx.destroy();
 			nginx.waitFor(10, TimeUnit.SECONDS);
+		}
+	}
+
+	@Test
+	void nginxSendsEveryTopicOfAPartitionToTheSameStreamingNode() throws Exception {
+		// Four streaming nodes behind the committed configuration: each answers its own
+		// index. NGINX must send a topic's stream to node sharedPartition mod 4, so that
+		// each node holds the topics of three of the twelve shared partitions.
+		List<HttpServer> nodes = new ArrayList<>();
+		StringBuilder servers = new StringBuilder();
+		for (int i = 0; i < 4; i++) {
+			HttpServer node = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+			byte[] index = Integer.toString(i).getBytes(StandardCharsets.UTF_8);
+			node.createContext("/", (exchange) -> {
+				exchange.sendResponseHeaders(200, index.length);
+				exchange.getResponseBody().write(index);
+				exchange.close();
+			});
+			node.start();
+			nodes.add(node);
+			servers.append("server 127.0.0.1:").append(node.getAddress().getPort()).append(";\n        ");
+		}
+		int nginxPort = freePort();
+		String committed = Files.readString(Path.of("..", "deploy", "nginx", "nginx.conf"));
+		int streams = committed.indexOf("upstream streamgate_streams");
+		Path config = this.prefix.resolve("nginx.conf");
+		Files.writeString(config,
+				committed.substring(0, streams) + committed.substring(streams)
+					.replaceFirst("server 127.0.0.1:8080;", servers.toString())
+					.replace("listen 127.0.0.1:8081;", "listen 127.0.0.1:" + nginxPort + ";")
+					.replace("listen 127.0.0.1:8082 http2;", "listen 127.0.0.1:" + freePort() + " http2;"));
+		Process nginx = new ProcessBuilder(nginxBinary(), "-p", this.prefix.toString(), "-c", config.toString(), "-g",
+				"daemon off;")
+			.redirectErrorStream(true)
+			.redirectOutput(this.prefix.resolve("nginx.out").toFile())
+			.start();
+		try {
+			WebTestClient throughNginx = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + nginxPort).build();
+			await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
+				new java.net.Socket("127.0.0.1", nginxPort).close();
+				return true;
+			});
+			EventStorageProperties storage = new EventStorageProperties(12, Duration.ofDays(7));
+			Set<Integer> reached = new HashSet<>();
+			for (int t = 0; t < 96; t++) {
+				String topic = "routed-" + t;
+				String node = throughNginx.get()
+					.uri("/api/v1/stream/" + topic)
+					.exchange()
+					.expectStatus()
+					.isOk()
+					.expectBody(String.class)
+					.returnResult()
+					.getResponseBody();
+				assertThat(Integer.parseInt(node)).as(topic).isEqualTo(storage.sharedPartitionOf(topic) % 4);
+				reached.add(Integer.parseInt(node));
+			}
+			assertThat(reached).containsExactlyInAnyOrder(0, 1, 2, 3);
+		}
+		finally {
+			nginx.destroy();
+			nginx.waitFor(10, TimeUnit.SECONDS);
+			nodes.forEach((node) -> node.stop(0));
 		}
 	}
 
