@@ -396,7 +396,7 @@ async function createTopic() {
 
 async function saveTopic() {
   const edited = JSON.parse($('#edit-json').value);
-  for (const field of ['createdAt', 'updatedAt']) delete edited[field];
+  for (const field of ['createdAt', 'updatedAt', 'sharedPartition']) delete edited[field];
   const headers = { 'Content-Type': 'application/merge-patch+json' };
   if (state.etag) headers['If-Match'] = state.etag;
   await api('PATCH', `/api/v1/topics/${encodeURIComponent(state.topic.id)}`, edited, headers);

@@ -71,17 +71,8 @@ class NginxIntegrationTests {
 		String topicId = several ? "proxied-several" : h2c ? "proxied-h2c" : "proxied";
 		int nginxPort = freePort();
 		int h2cPort = freePort();
-		Path config = this.prefix.resolve("nginx.conf");
-		Files.writeString(config,
-				Files.readString(Path.of("..", "deploy", "nginx", "nginx.conf"))
-					.replace("server 127.0.0.1:8080;", "server 127.0.0.1:" + this.port + ";")
-					.replace("listen 127.0.0.1:8081;", "listen 127.0.0.1:" + nginxPort + ";")
-					.replace("listen 127.0.0.1:8082 http2;", "listen 127.0.0.1:" + h2cPort + " http2;"));
-		Process nginx = new ProcessBuilder(nginxBinary(), "-p", this.prefix.toString(), "-c", config.toString(), "-g",
-				"daemon off;")
-			.redirectErrorStream(true)
-			.redirectOutput(this.prefix.resolve("nginx.out").toFile())
-			.start();
+		Process nginx = startNginx(Files.readString(Path.of("..", "deploy", "nginx", "nginx.conf"))
+			.replace("server 127.0.0.1:8080;", "server 127.0.0.1:" + this.port + ";"), nginxPort, h2cPort);
 		try {
 			this.client.post()
 				.uri("/api/v1/topics")
@@ -167,17 +158,10 @@ class NginxIntegrationTests {
 		int nginxPort = freePort();
 		String committed = Files.readString(Path.of("..", "deploy", "nginx", "nginx.conf"));
 		int streams = committed.indexOf("upstream streamgate_streams");
-		Path config = this.prefix.resolve("nginx.conf");
-		Files.writeString(config,
-				committed.substring(0, streams) + committed.substring(streams)
-					.replaceFirst("server 127.0.0.1:8080;", servers.toString())
-					.replace("listen 127.0.0.1:8081;", "listen 127.0.0.1:" + nginxPort + ";")
-					.replace("listen 127.0.0.1:8082 http2;", "listen 127.0.0.1:" + freePort() + " http2;"));
-		Process nginx = new ProcessBuilder(nginxBinary(), "-p", this.prefix.toString(), "-c", config.toString(), "-g",
-				"daemon off;")
-			.redirectErrorStream(true)
-			.redirectOutput(this.prefix.resolve("nginx.out").toFile())
-			.start();
+		Process nginx = startNginx(
+				committed.substring(0, streams)
+						+ committed.substring(streams).replaceFirst("server 127.0.0.1:8080;", servers.toString()),
+				nginxPort, freePort());
 		try {
 			WebTestClient throughNginx = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + nginxPort).build();
 			await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
@@ -206,6 +190,21 @@ class NginxIntegrationTests {
 			nginx.waitFor(10, TimeUnit.SECONDS);
 			nodes.forEach((node) -> node.stop(0));
 		}
+	}
+
+	/**
+	 * NGINX with a configuration, listening on the given ports instead of the committed
+	 * ones.
+	 */
+	private Process startNginx(String configuration, int port, int h2cPort) throws IOException {
+		Path config = this.prefix.resolve("nginx.conf");
+		Files.writeString(config, configuration.replace("listen 127.0.0.1:8081;", "listen 127.0.0.1:" + port + ";")
+			.replace("listen 127.0.0.1:8082 http2;", "listen 127.0.0.1:" + h2cPort + " http2;"));
+		return new ProcessBuilder(nginxBinary(), "-p", this.prefix.toString(), "-c", config.toString(), "-g",
+				"daemon off;")
+			.redirectErrorStream(true)
+			.redirectOutput(this.prefix.resolve("nginx.out").toFile())
+			.start();
 	}
 
 	private static String nginxBinary() {
