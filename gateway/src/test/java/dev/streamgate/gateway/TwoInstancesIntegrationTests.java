@@ -42,14 +42,7 @@ class TwoInstancesIntegrationTests {
 		try (RunningGateway a = RunningGateway.start(GatewayKafka.arguments(prefix));
 				RunningGateway b = RunningGateway.start(GatewayKafka.arguments(prefix))) {
 			assertThat(output).contains("Kafka: using the brokers at " + TestKafka.bootstrapServers());
-			a.client()
-				.post()
-				.uri("/api/v1/topics")
-				.contentType(MediaType.APPLICATION_JSON)
-				.bodyValue("{\"id\":\"shared\",\"name\":\"from a\"}")
-				.exchange()
-				.expectStatus()
-				.isCreated();
+			createTopic(a, "{\"id\":\"shared\",\"name\":\"from a\"}");
 			await().atMost(WITHIN_A_SECOND)
 				.pollInterval(Duration.ofMillis(20))
 				.untilAsserted(() -> b.client().get().uri("/api/v1/topics/shared").exchange().expectStatus().isOk());
@@ -85,14 +78,7 @@ class TwoInstancesIntegrationTests {
 		String prefix = TestKafka.uniquePrefix();
 		try (RunningGateway a = RunningGateway.start(GatewayKafka.arguments(prefix));
 				RunningGateway b = RunningGateway.start(GatewayKafka.arguments(prefix))) {
-			a.client()
-				.post()
-				.uri("/api/v1/topics")
-				.contentType(MediaType.APPLICATION_JSON)
-				.bodyValue("{\"id\":\"contested\",\"payloadType\":\"snapshot\"}")
-				.exchange()
-				.expectStatus()
-				.isCreated();
+			createTopic(a, "{\"id\":\"contested\",\"payloadType\":\"snapshot\"}");
 			await().atMost(WITHIN_A_SECOND)
 				.untilAsserted(() -> b.client().get().uri("/api/v1/topics/contested").exchange().expectStatus().isOk());
 			// Each node publishes its own documents, as fast as they are answered, at the
@@ -148,14 +134,7 @@ class TwoInstancesIntegrationTests {
 		String first;
 		try (RunningGateway a = RunningGateway.start(GatewayKafka.arguments(prefix));
 				RunningGateway b = RunningGateway.start(GatewayKafka.arguments(prefix))) {
-			a.client()
-				.post()
-				.uri("/api/v1/topics")
-				.contentType(MediaType.APPLICATION_JSON)
-				.bodyValue("{\"id\":\"keyed\",\"storage\":\"dedicated\"}")
-				.exchange()
-				.expectStatus()
-				.isCreated();
+			createTopic(a, "{\"id\":\"keyed\",\"storage\":\"dedicated\"}");
 			// A retry on another node right after the first answer: that node reads the
 			// answers to their end before it trusts its memory (a CI run once published
 			// such a retry twice, the first answer not yet read there).
@@ -233,6 +212,17 @@ class TwoInstancesIntegrationTests {
 				.jsonPath("$.events.retained")
 				.isEqualTo(KEYS + CONCURRENT_KEYS + 1);
 		}
+	}
+
+	private static void createTopic(RunningGateway gateway, String json) {
+		gateway.client()
+			.post()
+			.uri("/api/v1/topics")
+			.contentType(MediaType.APPLICATION_JSON)
+			.bodyValue(json)
+			.exchange()
+			.expectStatus()
+			.isCreated();
 	}
 
 	/** A keyed publish and its answer: whether it was a replay, and its body. */

@@ -1,5 +1,6 @@
 package dev.streamgate.core.kafka;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -13,6 +14,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Utils;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Schedulers;
 import reactor.kafka.sender.KafkaSender;
@@ -69,6 +71,16 @@ public final class KafkaClients {
 
 	public StreamgateKafkaProperties properties() {
 		return this.properties;
+	}
+
+	/**
+	 * The partition Kafka's default partitioner gives a key's records.
+	 * @param key the key
+	 * @param partitions how many partitions the topic has
+	 * @return the partition
+	 */
+	static int partitionOf(String key, int partitions) {
+		return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
 	}
 
 	Map<String, Object> common(String clientPurpose) {

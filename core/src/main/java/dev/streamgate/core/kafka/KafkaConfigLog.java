@@ -1,6 +1,5 @@
 package dev.streamgate.core.kafka;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -23,7 +22,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.utils.Utils;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
@@ -181,23 +179,13 @@ final class KafkaConfigLog implements AutoCloseable {
 			if (assigned == null) {
 				return Mono.error(new KafkaException("The reader of " + this.topic + " has not started"));
 			}
-			int partition = partitionOf(partitionKey, assigned.size());
+			int partition = KafkaClients.partitionOf(partitionKey, assigned.size());
 			ProducerRecord<String, byte[]> record = new ProducerRecord<>(this.topic, partition, key, value);
 			return this.sender.send(Mono.just(SenderRecord.create(record, key)))
 				.next()
 				.flatMap((result) -> awaitRead(partition, result.recordMetadata().offset())
 					.thenReturn(AnswerIndex.position(partition, result.recordMetadata().offset())));
 		}));
-	}
-
-	/**
-	 * The partition the producer gives a key's records (its default partitioner).
-	 * @param key the key
-	 * @param partitions how many partitions the topic has
-	 * @return the partition
-	 */
-	static int partitionOf(String key, int partitions) {
-		return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % partitions;
 	}
 
 	private SenderRecord<String, byte[], String> record(String key, byte[] value) {

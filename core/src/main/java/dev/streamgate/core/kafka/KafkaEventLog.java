@@ -255,10 +255,8 @@ public final class KafkaEventLog implements EventLog {
 	 */
 	List<TopicPartition> partitions(Topic topic) {
 		if (topic.shared()) {
-			return List.of(new TopicPartition(this.sharedName,
-					(topic.sharedPartition() != null) ? topic.sharedPartition()
-							: Utils.toPositive(Utils.murmur2(topic.id().getBytes(StandardCharsets.UTF_8)))
-									% this.sharedPartitions));
+			return List.of(new TopicPartition(this.sharedName, (topic.sharedPartition() != null)
+					? topic.sharedPartition() : KafkaClients.partitionOf(topic.id(), this.sharedPartitions)));
 		}
 		return IntStream.range(0, topic.partitions())
 			.mapToObj((partition) -> new TopicPartition(name(topic.id()), partition))

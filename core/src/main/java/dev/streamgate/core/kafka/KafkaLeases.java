@@ -1,6 +1,5 @@
 package dev.streamgate.core.kafka;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
@@ -18,7 +17,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.utils.Utils;
 
 import dev.streamgate.core.lease.Leases;
 
@@ -90,7 +88,7 @@ final class KafkaLeases implements Leases {
 			if (current.isEmpty()) {
 				return false;
 			}
-			int partition = Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % this.partitions;
+			int partition = KafkaClients.partitionOf(key, this.partitions);
 			return current.contains(partition);
 		}
 
