@@ -1,5 +1,7 @@
 package dev.streamgate.faults;
 
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -10,6 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import jakarta.json.Json;
+import jakarta.json.JsonStructure;
 import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
@@ -18,11 +22,15 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.util.retry.Retry;
 
+import dev.streamgate.core.patch.JsonPatches;
+
 /**
  * An SSE subscriber that behaves like EventSource: when its stream ends or breaks it
  * reconnects after a short pause, sending the id of the last event it received as
  * {@code Last-Event-ID}. Its first connection asks for the topic from its earliest event
- * ({@code lastEventId=earliest}). It keeps every event it received, in order.
+ * ({@code lastEventId=earliest}). Given several nodes, it starts on the first and, as a
+ * client behind a load balancer does, goes to the next when a connection fails (its node
+ * died or shut down). It keeps every event it received, in order.
  */
 final class ResumingSubscriber implements AutoCloseable {
 
@@ -39,16 +47,27 @@ final class ResumingSubscriber implements AutoCloseable {
 
 	private final Disposable loop;
 
+	private final AtomicInteger node = new AtomicInteger();
+
 	private volatile String lastEventId;
 
 	ResumingSubscriber(String baseUrl, String topic) {
-		WebClient client = WebClient.create(baseUrl);
+		// From the topic's first event; after that the header, which wins, resumes.
+		this(List.of(baseUrl), "/api/v1/stream/" + topic + "?lastEventId=earliest");
+	}
+
+	/**
+	 * A subscriber of any stream.
+	 * @param baseUrls the nodes it may connect to, the first one first
+	 * @param path the stream's path and query
+	 */
+	ResumingSubscriber(List<String> baseUrls, String path) {
+		List<WebClient> clients = baseUrls.stream().map(WebClient::create).toList();
 		this.loop = Flux.defer(() -> {
 			this.connections.incrementAndGet();
-			return client.get()
-				// From the topic's first event; after that the header, which wins,
-				// resumes.
-				.uri("/api/v1/stream/" + topic + "?lastEventId=earliest")
+			return clients.get(this.node.get() % clients.size())
+				.get()
+				.uri(path)
 				.accept(MediaType.TEXT_EVENT_STREAM)
 				.headers((headers) -> {
 					if (this.lastEventId != null) {
@@ -65,6 +84,7 @@ final class ResumingSubscriber implements AutoCloseable {
 				}
 			}
 		}).doOnError((ex) -> {
+			this.node.incrementAndGet();
 			if (this.failures.size() < 20) {
 				this.failures.add(ex.toString());
 			}
@@ -87,6 +107,30 @@ final class ResumingSubscriber implements AutoCloseable {
 			}
 		}
 		return numbers;
+	}
+
+	/**
+	 * The document of a snapshot stream as its events rebuild it: each {@code snapshot}
+	 * replaces it, each {@code patch} applies to it.
+	 * @throws AssertionError when a patch does not apply
+	 */
+	JsonStructure document() {
+		JsonStructure document = null;
+		for (ServerSentEvent<String> event : this.received) {
+			if ("snapshot".equals(event.event())) {
+				document = (JsonStructure) JsonPatches.read(event.data().getBytes(StandardCharsets.UTF_8));
+			}
+			else if ("patch".equals(event.event())) {
+				try {
+					document = JsonPatches.apply(document,
+							Json.createReader(new StringReader(event.data())).readArray());
+				}
+				catch (RuntimeException ex) {
+					throw new AssertionError("patch " + event.id() + " does not apply to " + document, ex);
+				}
+			}
+		}
+		return document;
 	}
 
 	Set<Integer> distinct() {

@@ -1,6 +1,7 @@
 package dev.streamgate.faults;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,7 +23,8 @@ import reactor.core.publisher.Mono;
  * Publishes {@code {"seq":n}} to one topic at a steady pace, one request at a time, and
  * keeps the account: which numbers were acknowledged (202), which were refused with 503,
  * which got no answer (connection refused or cut), and any other answer, which no fault
- * should ever cause.
+ * should ever cause. Given several nodes it takes turns, and as a load balancer's passive
+ * health check does, leaves out for two seconds a node that gave no answer.
  */
 final class SteadyPublisher implements AutoCloseable {
 
@@ -42,14 +44,24 @@ final class SteadyPublisher implements AutoCloseable {
 
 	private final CountDownLatch done = new CountDownLatch(1);
 
+	private final long[] downUntil;
+
 	private volatile boolean stopping;
 
 	SteadyPublisher(String baseUrl, String topic, Duration period) {
-		WebClient client = WebClient.create(baseUrl);
+		this(List.of(baseUrl), topic, period);
+	}
+
+	SteadyPublisher(List<String> baseUrls, String topic, Duration period) {
+		List<WebClient> clients = baseUrls.stream().map(WebClient::create).toList();
+		this.downUntil = new long[clients.size()];
+		Arrays.fill(this.downUntil, System.nanoTime());
 		this.loop = Flux.interval(period).onBackpressureDrop().takeWhile((tick) -> !this.stopping).concatMap((tick) -> {
 			int seq = this.next.getAndIncrement();
+			int node = pick(seq);
 			long started = System.nanoTime();
-			return client.post()
+			return clients.get(node)
+				.post()
 				.uri("/api/v1/publish/" + topic)
 				.contentType(MediaType.APPLICATION_JSON)
 				.bodyValue("{\"seq\":" + seq + "}")
@@ -76,10 +88,25 @@ final class SteadyPublisher implements AutoCloseable {
 				})
 				.onErrorResume((ex) -> {
 					this.unanswered.add(seq);
+					this.downUntil[node] = System.nanoTime() + Duration.ofSeconds(2).toNanos();
 					return Mono.empty();
 				})
 				.doFinally((signal) -> this.answerMillis.put(seq, (System.nanoTime() - started) / 1_000_000));
 		}).doFinally((signal) -> this.done.countDown()).subscribe();
+	}
+
+	/**
+	 * The node of this publish: the next in turn that is not left out.
+	 */
+	private int pick(int seq) {
+		long now = System.nanoTime();
+		for (int i = 0; i < this.downUntil.length; i++) {
+			int node = (seq + i) % this.downUntil.length;
+			if (this.downUntil[node] - now <= 0) {
+				return node;
+			}
+		}
+		return seq % this.downUntil.length;
 	}
 
 	Set<Integer> acknowledged() {
@@ -103,6 +130,19 @@ final class SteadyPublisher implements AutoCloseable {
 	 */
 	long slowestAnswerMillis() {
 		return this.answerMillis.values().stream().mapToLong(Long::longValue).max().orElse(0);
+	}
+
+	/**
+	 * The slowest answer to the publishes numbered from {@code from} (inclusive) to
+	 * {@code to} (exclusive), in milliseconds.
+	 */
+	long slowestAnswerMillis(int from, int to) {
+		return this.answerMillis.entrySet()
+			.stream()
+			.filter((entry) -> entry.getKey() >= from && entry.getKey() < to)
+			.mapToLong(Map.Entry::getValue)
+			.max()
+			.orElse(0);
 	}
 
 	int sent() {
