@@ -5,7 +5,7 @@ package dev.streamgate.security;
  * {@code StrictServerWebExchangeFirewall} makes them by default (every code point
  * assigned, none a control character, a value may hold tabs), without a regular
  * expression: its default predicates make a {@code Matcher} for every header of every
- * request (3.6 % of the bytes allocated per publication, docs/benchmarks.md).
+ * request (3.6 % of the bytes allocated per publication in an allocation profile).
  */
 final class HeaderCharacters {
 

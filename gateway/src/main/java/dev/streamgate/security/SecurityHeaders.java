@@ -12,9 +12,8 @@ import reactor.core.publisher.Mono;
  * <p>
  * Spring Security's writers copy their header's name into new case-insensitive sets on
  * every answer: its four static writers were 5 % of the bytes the gateway allocated per
- * publication (allocation profile, docs/benchmarks.md). This one sets the same headers
- * and copies nothing. The fourth, {@code Referrer-Policy}, stays Spring Security's: it
- * cannot be turned off.
+ * publication (allocation profile). This one sets the same headers and copies nothing.
+ * The fourth, {@code Referrer-Policy}, stays Spring Security's: it cannot be turned off.
  */
 final class SecurityHeaders implements ServerHttpHeadersWriter {
 

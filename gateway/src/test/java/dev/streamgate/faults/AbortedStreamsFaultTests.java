@@ -22,10 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 22's stream leak, with security on as by default: stream requests with a valid
- * token, each closed with a reset (SO_LINGER 0) as soon as it is sent, so that the
- * connection is gone while the token is checked. Afterwards no stream is counted and the
- * same address opens streams again (it got 429 for ever after 100).
+ * A stream leak found by outside probing, with security on as by default: stream requests
+ * with a valid token, each closed with a reset (SO_LINGER 0) as soon as it is sent, so
+ * that the connection is gone while the token is checked. Afterwards no stream is counted
+ * and the same address opens streams again (it got 429 for ever after 100).
  */
 @Tag("faults")
 class AbortedStreamsFaultTests {

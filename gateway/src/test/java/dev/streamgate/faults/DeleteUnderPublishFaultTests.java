@@ -26,12 +26,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The node-wide freeze of issue 22, in a loop: publish to topic {@code wd} every 20 ms;
- * create it, register a webhook on it 0.2 s later (two cycles in three), open a stream on
- * it (every other cycle), delete it. After every cycle an event published to another
- * topic must reach that topic's open stream within seconds: one topic gone under its
- * publisher never stalls the others (it stalled every SSE event and webhook of the node
- * for minutes, 4 times in 5).
+ * A node-wide freeze found by outside probing, in a loop: publish to topic {@code wd}
+ * every 20 ms; create it, register a webhook on it 0.2 s later (two cycles in three),
+ * open a stream on it (every other cycle), delete it. After every cycle an event
+ * published to another topic must reach that topic's open stream within seconds: one
+ * topic gone under its publisher never stalls the others (it stalled every SSE event and
+ * webhook of the node for minutes, 4 times in 5).
  */
 @Tag("faults")
 class DeleteUnderPublishFaultTests {

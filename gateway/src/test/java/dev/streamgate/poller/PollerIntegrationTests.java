@@ -146,7 +146,7 @@ class PollerIntegrationTests {
 
 	@Test
 	void aRedirectToARefusedAddressLeaksNoSocket() throws Exception {
-		// Issue 22: each poll redirected to a refused address leaked one socket (fds
+		// Each poll redirected to a refused address used to leak one socket (fds
 		// 820 -> 850 in 30 s) and logged an onErrorDropped ERROR.
 		createTopic("{\"id\":\"leaky\",\"payloadType\":\"snapshot\",\"publisher\":{\"type\":\"http-poller\",\"url\":\""
 				+ source.url("leaky") + "\",\"pollingPeriod\":\"PT0.5S\",\"retry\":{\"maxAttempts\":1}}}");
@@ -164,7 +164,7 @@ class PollerIntegrationTests {
 
 	@Test
 	void configuredHeadersStayWithTheSourcesOrigin() {
-		// Issue 22: a redirect to another host received X-Api-Key.
+		// A redirect to another host used to receive X-Api-Key.
 		List<HttpHeaders> seen = new CopyOnWriteArrayList<>();
 		DisposableServer other = recordingSource(seen, "{\"moved\":true}");
 		try {
@@ -188,7 +188,7 @@ class PollerIntegrationTests {
 
 	@Test
 	void pollerHeadersAreWriteOnlyAndKeptWhenSentBackMasked() {
-		// Issue 22: GET and list returned the poller's Authorization header in clear.
+		// GET and list used to return the poller's Authorization header in clear.
 		List<HttpHeaders> seen = new CopyOnWriteArrayList<>();
 		DisposableServer api = recordingSource(seen, "{\"v\":1}");
 		try {

@@ -36,13 +36,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What a node holds is bounded in bytes. Issue 22: the recent-events ring of a topic was
- * bounded by count only, so 150 events of 1 MB with one subscriber held +304 MB of heap
- * after a full GC; rings are now bounded per topic and by the node's budget
- * ({@code streamgate.memory.recent-events}). Issue 17: publications waiting for Kafka
- * were queued without bound (6.6 GB of RSS under a load Kafka could not take); they are
- * now bounded by {@code streamgate.ingest.max-in-flight}, the excess refused at once (or,
- * with {@code streamgate.ingest.max-wait}, after waiting for room:
+ * What a node holds is bounded in bytes. The recent-events ring of a topic was bounded by
+ * count only, so 150 events of 1 MB with one subscriber held +304 MB of heap after a full
+ * GC; rings are now bounded per topic and by the node's budget
+ * ({@code streamgate.memory.recent-events}). Publications waiting for Kafka were queued
+ * without bound (6.6 GB of RSS under a load Kafka could not take); they are now bounded
+ * by {@code streamgate.ingest.max-in-flight}, the excess refused at once (or, with
+ * {@code streamgate.ingest.max-wait}, after waiting for room:
  * IngestWaitIntegrationTests). And a webhook behind the recent events took its gap from
  * Kafka 200 events at a time, whatever their size: it now takes about a mebibyte.
  */

@@ -149,6 +149,34 @@ class TraceContextIntegrationTests {
 	}
 
 	@Test
+	void anEventPublishedInATraceThatIsNotSampledCarriesItOnWithoutSpans() {
+		String unsampled = "5a2b9c3d4e5f60718293a4b5c6d7e8f9";
+		String sampled = "6b3c0d4e5f60718293a4b5c6d7e8f90a";
+		gateway.post("/api/v1/topics", "{\"id\":\"quiet\"}", 201);
+		sink.endpoint("quiet", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+		gateway.post("/api/v1/topics/quiet/webhooks", "{\"url\":\"" + sink.url("quiet") + "\"}", 201);
+		for (String trace : List.of(unsampled, sampled)) {
+			JsonRequests.send(gateway.client()
+				.post()
+				.uri("/api/v1/publish/quiet")
+				.contentType(MediaType.APPLICATION_JSON)
+				.header("traceparent", "00-" + trace + "-" + CALLER_SPAN + (trace.equals(sampled) ? "-01" : "-00")),
+					"{\"n\":1}", 202);
+		}
+		await().atMost(WAIT).until(() -> sink.endpoint("quiet").received().size() >= 2);
+		// The delivery goes on in the caller's trace, not sampled.
+		String first = sink.endpoint("quiet").received().get(0).headers().get("traceparent");
+		assertThat(first).startsWith("00-" + unsampled + "-").endsWith("-00");
+		// The second delivery began after the first ended, so once its span reached the
+		// collector, a span of the first would have too: none did.
+		Matcher second = TRACEPARENT.matcher(sink.endpoint("quiet").received().get(1).headers().get("traceparent"));
+		assertThat(second.matches()).isTrue();
+		assertThat(second.group(1)).isEqualTo(sampled);
+		await().atMost(WAIT).until(() -> contains(HexFormat.of().parseHex(second.group(2))));
+		assertThat(contains(HexFormat.of().parseHex(unsampled))).isFalse();
+	}
+
+	@Test
 	void eachPollIsASpan() {
 		gateway.post("/api/v1/topics",
 				"{\"id\":\"traced-poll\",\"payloadType\":\"snapshot\",\"publisher\":{\"type\":\"http-poller\","

@@ -16,7 +16,7 @@ import org.springframework.util.unit.DataSize;
  * event counts twice, see {@code streamgate.follow.recent-bytes}) a node held about 5 s
  * of webhook-13's 12.5 MB a second, so while its JVM was cold and deliveries slow, most
  * of its 500 webhooks fell behind memory and read their gaps from Kafka, and the node
- * refused publishes; at 384 MiB five runs of six refused none (docs/benchmarks.md)
+ * refused publishes; at 384 MiB five runs of six refused none
  * @param clientBuffer the bytes one connection (a stream, a WebSocket) may hold that it
  * has not read yet; beyond it the connection is cut off and resumes with its cursor. A
  * connection that holds nothing always takes the next event, whatever its size

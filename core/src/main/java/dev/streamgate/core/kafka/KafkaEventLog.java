@@ -360,7 +360,7 @@ public final class KafkaEventLog implements EventLog {
 			// No timer here: the producer answers a record it took at once within
 			// delivery.timeout.ms, the write timeout, and PublicationSenders bounds one
 			// that had to wait. A timer per publication was 1.6 % of fanout-200's CPU
-			// samples (docs/benchmarks.md).
+			// samples.
 			ProducerRecord<String, byte[]> record = produced.get(0);
 			positions = this.senders.send(record).map((metadata) -> {
 				this.written.accept(record, metadata);

@@ -20,8 +20,7 @@ import reactor.core.publisher.MonoSink;
  * earlier: then others are coming, and sharing requests saves the broker and the producer
  * work. Publications further apart than the linger have nothing to wait for; waiting
  * would only add the linger to their latency (at 200 a second it was most of the median:
- * 3.2 ms with every publication lingering, 0.95 ms without; the CPU was the same,
- * docs/benchmarks.md).
+ * 3.2 ms with every publication lingering, 0.95 ms without; the CPU was the same).
  * <p>
  * The caller's thread is an HTTP event loop, so a send must never wait: both producers
  * have {@code max.block.ms=0}, and a send that would have waited (the producer does not
@@ -103,7 +102,7 @@ final class PublicationSenders implements AutoCloseable {
 	 * A send tried again after {@link #RETRY} while it would wait, at most
 	 * {@code retries} times. Not {@code retryWhen}: its companion sink, serialized
 	 * subscriber and concatMap, built for every publication though almost none is ever
-	 * tried again, were 0.8 % of fanout-200's CPU samples (docs/benchmarks.md).
+	 * tried again, were 0.8 % of fanout-200's CPU samples.
 	 */
 	private Mono<RecordMetadata> retried(Producer<String, byte[]> producer, ProducerRecord<String, byte[]> record,
 			long retries) {

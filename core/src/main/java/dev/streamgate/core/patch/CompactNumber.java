@@ -12,12 +12,12 @@ import tools.jackson.core.JsonGenerator;
  * <p>
  * Parsson's integers take 32 bytes each and keep the {@code BigDecimal} that their
  * {@code equals} makes: in the live heap of a node polling 250 topics of 50 KB documents
- * (sse-2 in docs/benchmarks.md), its integers and their decimals came to 68 MB (77 MB for
- * the objects and arrays holding them), and a young collection copies those of every
- * document that is current. One of these takes 16 bytes ({@code int}) or 24
- * ({@code long}) and compares without making a decimal. Equality and hash code are those
- * of any {@link JsonNumber}: those of {@link #bigDecimalValue()}, so it is equal to
- * Parsson's number of the same value.
+ * (the reference row sse-2), its integers and their decimals came to 68 MB (77 MB for the
+ * objects and arrays holding them), and a young collection copies those of every document
+ * that is current. One of these takes 16 bytes ({@code int}) or 24 ({@code long}) and
+ * compares without making a decimal. Equality and hash code are those of any
+ * {@link JsonNumber}: those of {@link #bigDecimalValue()}, so it is equal to Parsson's
+ * number of the same value.
  */
 abstract sealed class CompactNumber implements JsonNumber permits CompactNumber.OfInt, CompactNumber.OfLong {
 

@@ -18,8 +18,7 @@ import tools.jackson.core.JsonGenerator;
  * A topic's current document is alive at every young collection, and each collection
  * copies it object by object: as {@link CompactObject}s, sse-2's 250 documents of 1,706
  * records were 2.3 million objects (an object, its values and a number each), which made
- * most of each pause (docs/benchmarks.md). By column, a list of records of numbers is a
- * few arrays.
+ * most of each pause. By column, a list of records of numbers is a few arrays.
  * <p>
  * An element is made when it is read ({@link #get(int)}): a new {@link CompactObject}
  * each time, equal to the one before. Comparing two tables of the same names

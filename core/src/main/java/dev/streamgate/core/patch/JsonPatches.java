@@ -99,7 +99,7 @@ public final class JsonPatches {
 	 * The patch of {@link #diff(JsonStructure, JsonStructure)}, written as
 	 * {@link #write(JsonValue)} writes it but without building it first: what a poller
 	 * publishes (building the operations with Parsson's builders, then writing them, was
-	 * a fifth of a poller's CPU samples in sse-2's profile, docs/benchmarks.md).
+	 * a fifth of a poller's CPU samples in sse-2's profile).
 	 * @param from the previous document
 	 * @param to the next document
 	 * @return the patch as UTF-8 JSON, empty when the documents are equal
@@ -336,8 +336,7 @@ public final class JsonPatches {
 	/**
 	 * Parsed by Jackson's byte-level parser straight into JSON-P values, checks included:
 	 * Parsson's own reader decodes the bytes to characters first, and the checks took a
-	 * second pass (together 43% of a poller's samples in the sse-3 profile of
-	 * docs/benchmarks.md).
+	 * second pass (together 43% of a poller's samples in an sse-3 profile).
 	 */
 	private static JsonValue read(JsonFactory factory, byte[] json) {
 		CompactObject.Shapes shapes = new CompactObject.Shapes();

@@ -266,7 +266,8 @@ class KafkaEventLogIntegrationTests {
 
 	@Test
 	void aTopicWhoseEventsAreGoneNeverStallsTheOtherTopics() throws Exception {
-		// The node-wide freeze of issue 22: a start for a deleted topic blocked the
+		// A node-wide freeze found by outside probing: a start for a deleted topic
+		// blocked the
 		// tail's
 		// one thread in position(), retried for ever, so no other topic got an event.
 		Topic gone = createTopic("gone", 1);

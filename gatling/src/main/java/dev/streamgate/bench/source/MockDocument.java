@@ -29,7 +29,7 @@ public final class MockDocument {
 	 * minutes with 256 versions each. At 2 MiB (40 versions, 20 s of sse-2's history) the
 	 * versions outlived the load generator's young collections, which copied them, then
 	 * promoted them: its young pauses of 100-200 ms were most of sse-2's p99 once the
-	 * gateway's were 25-40 ms (docs/benchmarks.md).
+	 * gateway's were 25-40 ms.
 	 */
 	private static final int KEPT_BYTES = 256 * 1024;
 

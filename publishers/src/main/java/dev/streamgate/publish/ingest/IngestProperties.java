@@ -28,7 +28,7 @@ import org.springframework.validation.annotation.Validated;
  * order of arrival and with its body unread, before it is answered {@code 503 overloaded}
  * with {@code Retry-After}; as many bytes may wait as may be in flight, more are refused
  * at once. Zero (the default) refuses at once: with a wait, a cold node with a small
- * bound refused more publishes, not fewer (docs/benchmarks.md)
+ * bound refused more publishes, not fewer
  */
 @Validated
 @ConfigurationProperties("streamgate.ingest")

@@ -156,7 +156,7 @@ public class PublishController {
 		// The header and the query parameters are read here rather than bound as
 		// arguments, and the answer is written here rather than returned: without
 		// WebFlux's argument resolvers and return value handler, 200 publications a
-		// second cost the event loops an eighth less CPU (docs/benchmarks.md).
+		// second cost the event loops an eighth less CPU.
 		ServerHttpRequest request = exchange.getRequest();
 		String idempotencyKey = single(request.getHeaders().get(IDEMPOTENCY_KEY));
 		String type = single(request.getQueryParams().get("type"));

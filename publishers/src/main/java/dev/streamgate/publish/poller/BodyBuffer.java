@@ -10,7 +10,7 @@ import io.netty.buffer.ByteBuf;
  * at once and handed on as it is; a compressed answer declares its compressed length, and
  * the array grows from there. Reading each network buffer into an array of its own, then
  * into a growing stream, then copying the stream out made about 230 KB of garbage of a 50
- * KB answer (sse-2 in docs/benchmarks.md: 500 answers a second).
+ * KB answer (the reference row sse-2: 500 answers a second).
  */
 final class BodyBuffer {
 

@@ -71,8 +71,8 @@ public final class TopicFollower implements EventTail.Listener {
 	 * The data a pulling reader behind the recent events takes from Kafka at a time: it
 	 * holds what it took until it has handled it, and events read from Kafka are its own
 	 * copies. Bounded by count alone (200 by default), a webhook behind its topic's 50-KB
-	 * events held up to 10 MB, and 500 of them about 450 MB (docs/benchmarks.md); with
-	 * events of 1 MB one webhook could hold 200 MB.
+	 * events held up to 10 MB, and 500 of them about 450 MB; with events of 1 MB one
+	 * webhook could hold 200 MB.
 	 */
 	static final int READ_BYTES = 1024 * 1024;
 

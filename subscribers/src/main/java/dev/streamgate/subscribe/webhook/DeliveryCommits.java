@@ -23,7 +23,7 @@ import dev.streamgate.core.webhook.DeliveryStates;
  * <p>
  * Each dispatcher used to sample its own states once a second: a timer per webhook that
  * fired every second for as long as the webhook lived, busy or idle, and a send of its
- * own for every commit (docs/benchmarks.md).
+ * own for every commit.
  * <p>
  * Commits go one after the other: a webhook's newer state never lands before an older
  * one. A commit that fails is logged and dropped, as each dispatcher's were: the next

@@ -207,7 +207,7 @@ final class BenchEnvironment implements AutoCloseable {
 	 * NaN when it cannot be read. It reads one meter: a Prometheus scrape collects every
 	 * meter of the node before it filters by name (Micrometer's collector is one for all
 	 * meters), which four times a second cost the gateway about 0.03 core of webhook-13's
-	 * 0.45 (docs/benchmarks.md, thirty-seventh session).
+	 * 0.45.
 	 * @param name the meter's name, e.g. {@code streamgate.ingest.in-flight}
 	 */
 	double gauge(String name) {
