@@ -58,6 +58,12 @@ class ClusterFaultTests {
 					"--streamgate.webhook.retry-schedule=500ms,500ms,500ms,500ms,500ms,500ms,500ms,500ms,500ms,500ms" };
 			GatewayProcess[] nodes = startAll(dir, ports, args);
 			List<String> urls = Arrays.stream(nodes).map(GatewayProcess::baseUrl).toList();
+			// Clients reconnect for ever: closed whatever the outcome, they do not
+			// outlive
+			// the test in a JVM that runs others.
+			List<ResumingSubscriber> streams = new ArrayList<>();
+			List<ResumingSubscriber> documents = new ArrayList<>();
+			List<SteadyPublisher> publishers = new ArrayList<>();
 			try {
 				Faults.post(urls.get(0), "/api/v1/topics",
 						"{\"id\":\"events\",\"payloadType\":\"event\",\"publisher\":{\"type\":\"http-post\"}}");
@@ -74,8 +80,6 @@ class ClusterFaultTests {
 						.until(() -> Faults.status(url, "/api/v1/topics/doc") == 200
 								&& Faults.status(url, "/api/v1/topics/events") == 200);
 				}
-				List<ResumingSubscriber> streams = new ArrayList<>();
-				List<ResumingSubscriber> documents = new ArrayList<>();
 				for (int n = 0; n < 3; n++) {
 					List<String> fromHere = rotated(urls, n);
 					streams.add(new ResumingSubscriber(fromHere, "/api/v1/stream/events?lastEventId=earliest"));
@@ -83,6 +87,7 @@ class ClusterFaultTests {
 				}
 				SteadyPublisher events = new SteadyPublisher(urls, "events", Duration.ofMillis(20));
 				SteadyPublisher snapshots = new SteadyPublisher(urls, "doc", Duration.ofMillis(50));
+				publishers.addAll(List.of(events, snapshots));
 
 				Thread.sleep(spell.toMillis());
 				int partition = new EventStorageProperties(12, Duration.ofDays(7)).sharedPartitionOf("events");
@@ -163,10 +168,11 @@ class ClusterFaultTests {
 						reconnections, duplicates, snapshots.sent(), snapshots.acknowledged().size(),
 						snapshots.refused().size(), snapshots.unanswered().size(), snapshots.slowestAnswerMillis(),
 						last);
-				streams.forEach(ResumingSubscriber::close);
-				documents.forEach(ResumingSubscriber::close);
 			}
 			finally {
+				publishers.forEach(SteadyPublisher::close);
+				streams.forEach(ResumingSubscriber::close);
+				documents.forEach(ResumingSubscriber::close);
 				for (GatewayProcess node : nodes) {
 					node.close();
 				}
