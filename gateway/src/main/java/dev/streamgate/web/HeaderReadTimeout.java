@@ -8,16 +8,19 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.channel.ChannelPromise;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 
 /**
@@ -30,6 +33,11 @@ import io.netty.util.concurrent.ScheduledFuture;
  * raw bytes arrive and starts the clock when no request is being read or answered; one
  * after it sees each request's headers decoded (stopping the clock) and each answer end.
  * A connection that upgrades (WebSocket, h2c) leaves HTTP/1.1 and both handlers.
+ * <p>
+ * The 408 is followed by a lingering close, as NGINX and Apache httpd do: the gateway
+ * shuts its side down and discards what the client still sends for a moment before it
+ * closes. Closing at once with unread bytes makes the kernel reset the connection, and a
+ * reset can throw away the 408 before the client has read it.
  */
 final class HeaderReadTimeout {
 
@@ -41,7 +49,12 @@ final class HeaderReadTimeout {
 			+ "Content-Length: 0\r\n\r\n")
 		.getBytes(StandardCharsets.US_ASCII);
 
+	/** How long unread bytes are discarded after the 408 before the connection closes. */
+	private static final Duration LINGER = Duration.ofSeconds(2);
+
 	private final long timeoutNanos;
+
+	private boolean lingering;
 
 	private long decoded;
 
@@ -105,8 +118,19 @@ final class HeaderReadTimeout {
 		}
 		else if (this.decoded == this.decodedWhenStarted && bytes.channel().isActive()) {
 			// Written before the codec: the request's headers never made it through it.
-			bytes.writeAndFlush(Unpooled.wrappedBuffer(TIMED_OUT)).addListener(ChannelFutureListener.CLOSE);
+			this.lingering = true;
+			bytes.writeAndFlush(Unpooled.wrappedBuffer(TIMED_OUT)).addListener((ChannelFutureListener) this::linger);
 		}
+	}
+
+	private void linger(ChannelFuture written) {
+		Channel channel = written.channel();
+		if (!written.isSuccess() || !(channel instanceof DuplexChannel duplex)) {
+			channel.close();
+			return;
+		}
+		duplex.shutdownOutput();
+		channel.eventLoop().schedule(() -> channel.close(), LINGER.toNanos(), TimeUnit.NANOSECONDS);
 	}
 
 	private void leave(ChannelHandlerContext ctx) {
@@ -131,6 +155,10 @@ final class HeaderReadTimeout {
 
 		@Override
 		public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+			if (HeaderReadTimeout.this.lingering) {
+				ReferenceCountUtil.release(msg);
+				return;
+			}
 			if (msg instanceof ByteBuf) {
 				start(ctx);
 			}
