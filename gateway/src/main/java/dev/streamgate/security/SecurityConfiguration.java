@@ -92,8 +92,8 @@ public class SecurityConfiguration {
 	}
 
 	@Bean
-	SubscribeAccess subscribeAccess(SecurityProperties properties) {
-		return new TokenSubscribeAccess(properties.enabled());
+	SubscribeAccess subscribeAccess(SecurityProperties properties, ReactiveJwtDecoder jwtDecoder) {
+		return new TokenSubscribeAccess(properties.enabled(), jwtDecoder, properties.tokenExpiringNotice());
 	}
 
 	@Bean

@@ -14,10 +14,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param jwt how tokens are verified
  * @param devTokenValidity how long the admin token logged at start-up (when no key is
  * configured) stays valid
+ * @param tokenExpiringNotice how long before a connection's token expires the connection
+ * (an SSE stream, a WebSocket) is sent a {@code token-expiring} notice; half the token's
+ * remaining life when that is shorter
  */
 @ConfigurationProperties("streamgate.security")
 public record SecurityProperties(@DefaultValue("true") boolean enabled, @DefaultValue Jwt jwt,
-		@DefaultValue("24h") Duration devTokenValidity) {
+		@DefaultValue("24h") Duration devTokenValidity, @DefaultValue("30s") Duration tokenExpiringNotice) {
 
 	/**
 	 * Token verification: an HMAC secret (HS256) or a JWKS. Neither = a random key kept

@@ -1,10 +1,16 @@
 package dev.streamgate.security;
 
 import java.security.Principal;
+import java.time.Duration;
 import java.time.Instant;
 
+import org.springframework.security.oauth2.jwt.JwtException;
+import org.springframework.security.oauth2.jwt.ReactiveJwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
+import reactor.core.publisher.Mono;
 
+import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.web.SubscribeAccess;
 
@@ -17,8 +23,14 @@ final class TokenSubscribeAccess implements SubscribeAccess {
 
 	private final boolean enabled;
 
-	TokenSubscribeAccess(boolean enabled) {
+	private final ReactiveJwtDecoder decoder;
+
+	private final Duration expiringNotice;
+
+	TokenSubscribeAccess(boolean enabled, ReactiveJwtDecoder decoder, Duration expiringNotice) {
 		this.enabled = enabled;
+		this.decoder = decoder;
+		this.expiringNotice = expiringNotice;
 	}
 
 	@Override
@@ -36,6 +48,25 @@ final class TokenSubscribeAccess implements SubscribeAccess {
 	@Override
 	public Instant expiresAt(Principal principal) {
 		return (principal instanceof JwtAuthenticationToken token) ? token.getToken().getExpiresAt() : null;
+	}
+
+	@Override
+	public Duration expiringNotice() {
+		return this.expiringNotice;
+	}
+
+	@Override
+	public Mono<Principal> authenticate(String token) {
+		if (!this.enabled) {
+			return Mono.empty();
+		}
+		if (token == null || token.isBlank()) {
+			return Mono.error(new StreamgateException(ProblemType.UNAUTHORIZED, "The token is empty"));
+		}
+		return this.decoder.decode(token.strip())
+			.<Principal>map(JwtAuthenticationToken::new)
+			.onErrorMap(JwtException.class, (ex) -> new StreamgateException(ProblemType.UNAUTHORIZED,
+					"The token was refused: " + ex.getMessage()));
 	}
 
 }

@@ -28,7 +28,19 @@ public final class Tokens {
 	 * @return the compact JWT
 	 */
 	public static String hs256(String secret, Map<String, Object> rights, Instant expires) {
-		JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().subject("test").claim("streamgate", rights);
+		return hs256(secret, "test", rights, expires);
+	}
+
+	/**
+	 * Signs a token for a subject.
+	 * @param secret the HMAC secret
+	 * @param subject the {@code sub} claim
+	 * @param rights the {@code streamgate} claim
+	 * @param expires the expiry, or {@code null} for a token without {@code exp}
+	 * @return the compact JWT
+	 */
+	public static String hs256(String secret, String subject, Map<String, Object> rights, Instant expires) {
+		JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().subject(subject).claim("streamgate", rights);
 		if (expires != null) {
 			claims.expirationTime(Date.from(expires));
 		}

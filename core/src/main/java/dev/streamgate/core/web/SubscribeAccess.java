@@ -1,7 +1,10 @@
 package dev.streamgate.core.web;
 
 import java.security.Principal;
+import java.time.Duration;
 import java.time.Instant;
+
+import reactor.core.publisher.Mono;
 
 import dev.streamgate.core.topic.Topic;
 
@@ -27,6 +30,40 @@ public interface SubscribeAccess {
 	 * @return the expiry, or {@code null} when there is none
 	 */
 	Instant expiresAt(Principal principal);
+
+	/**
+	 * How long before its token expires a connection is sent a {@code token-expiring}
+	 * notice, so that its client fetches a fresh token in time.
+	 * @return the notice period
+	 */
+	Duration expiringNotice();
+
+	/**
+	 * Verifies a token sent on an open connection (a WebSocket's {@code refresh}).
+	 * @param token the token
+	 * @return its principal; empty when nothing is checked (security off); an error
+	 * ({@link dev.streamgate.core.problem.StreamgateException}, 401) for a token refused
+	 */
+	Mono<Principal> authenticate(String token);
+
+	/**
+	 * How long from now a connection whose token expires at {@code expiresAt} waits
+	 * before its {@code token-expiring} notice: the notice period before the expiry, or
+	 * half of the time left when that is shorter, so that a token shorter-lived than the
+	 * period is not refreshed the moment it arrives.
+	 * @param expiresAt the token's expiry
+	 * @param notice the notice period
+	 * @param now the time now
+	 * @return the wait, never negative
+	 */
+	static Duration untilNotice(Instant expiresAt, Duration notice, Instant now) {
+		Duration left = Duration.between(now, expiresAt);
+		if (left.isNegative()) {
+			return Duration.ZERO;
+		}
+		Duration half = left.dividedBy(2);
+		return left.minus((notice.compareTo(half) < 0) ? notice : half);
+	}
 
 	/** The outcome of a check. */
 	enum Verdict {

@@ -81,8 +81,23 @@ record Frame(byte[] bytes, long publishedAt) {
 	 * @return the frame
 	 */
 	static Frame of(String id, EventType type, byte[] json, long publishedAt) {
+		return of(id, type.value(), json, publishedAt);
+	}
+
+	/**
+	 * A frame about the connection rather than a topic's events (a problem, a
+	 * {@code token-expiring} notice): no id, so that a client's resume cursor stays.
+	 * @param name the SSE event name
+	 * @param json the UTF-8 JSON data
+	 * @return the frame
+	 */
+	static Frame named(String name, byte[] json) {
+		return of(null, name, json, 0);
+	}
+
+	private static Frame of(String id, String name, byte[] json, long publishedAt) {
 		byte[] idBytes = (id != null) ? id.getBytes(StandardCharsets.UTF_8) : null;
-		byte[] typeBytes = type.value().getBytes(StandardCharsets.UTF_8);
+		byte[] typeBytes = name.getBytes(StandardCharsets.UTF_8);
 		int breaks = 0;
 		for (byte b : json) {
 			if (b == '\n' || b == '\r') {

@@ -13,7 +13,6 @@ import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
-import java.util.function.Function;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -37,6 +36,7 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.filter.Selection;
@@ -53,6 +53,7 @@ import dev.streamgate.core.web.ProblemResponses;
 import dev.streamgate.core.web.RequestAttributes;
 import dev.streamgate.core.web.StreamAccessLog;
 import dev.streamgate.core.web.SubscribeAccess;
+import dev.streamgate.core.web.TokenNotice;
 import dev.streamgate.subscribe.follow.ClientBuffer;
 import dev.streamgate.subscribe.follow.ClientBuffers;
 import dev.streamgate.subscribe.follow.DeliveryMetrics;
@@ -161,7 +162,7 @@ public class StreamController {
 							count.increment();
 						}
 					}),
-				(problem) -> Frame.of(null, EventType.PROBLEM, problem, 0));
+				Frame::named);
 	}
 
 	@GetMapping(path = "/api/v1/stream",
@@ -203,7 +204,7 @@ public class StreamController {
 			}
 			TopicsStream stream = new TopicsStream(parts, this.followers, CHANNEL);
 			return respond(exchange, (eventLoop, buffer) -> stream.open(retryFrame(), eventLoop, buffer),
-					TopicsEncoder::problem);
+					TopicsEncoder::connection);
 		});
 	}
 
@@ -255,15 +256,16 @@ public class StreamController {
 	/**
 	 * Writes a stream: its frames once its topics can be followed (an error before is a
 	 * problem response), within the limits of streams, until the connection closes or the
-	 * token expires.
+	 * token expires; a {@code token-expiring} notice goes out before it does.
 	 * @param exchange the request
 	 * @param follow the frames on a connection's event loop, once they can start, held in
 	 * the connection's buffer
-	 * @param problemFrame writes a stream-level problem (the token expired)
+	 * @param connectionFrame writes a frame about the stream itself, by SSE event name
+	 * (the token expired, or expires soon)
 	 * @return completes when the stream ends
 	 */
 	private Mono<Void> respond(ServerWebExchange exchange, BiFunction<Executor, ClientBuffer, Flux<Frame>> follow,
-			Function<byte[], Frame> problemFrame) {
+			BiFunction<String, byte[], Frame> connectionFrame) {
 		String client = clientAddress(exchange);
 		ServerHttpResponse response = exchange.getResponse();
 		response.getHeaders().setContentType(MediaType.TEXT_EVENT_STREAM);
@@ -289,18 +291,23 @@ public class StreamController {
 			// The client reconnects with a fresh token and its cursor. Only the expiry
 			// says so: a stream that ends otherwise (topic deleted, shutdown) ends with
 			// its own problem or none.
-			Duration left = Duration.between(Instant.now(), expiresAt);
+			Instant now = Instant.now();
+			Duration left = Duration.between(now, expiresAt);
 			AtomicBoolean expired = new AtomicBoolean();
-			frames = frames
+			Sinks.Empty<Void> ended = Sinks.empty();
+			Mono<Frame> notice = Mono.delay(SubscribeAccess.untilNotice(expiresAt, this.access.expiringNotice(), now))
+				.map((tick) -> connectionFrame.apply(TokenNotice.EVENT, TokenNotice.json(expiresAt)))
+				.takeUntilOther(ended.asMono());
+			frames = Flux.merge(frames.doFinally((signal) -> ended.tryEmitEmpty()), notice)
 				.takeUntilOther(
 						Mono.delay(left.isNegative() ? Duration.ZERO : left).doOnNext((tick) -> expired.set(true)))
-				.concatWith(
-						Mono.fromSupplier(() -> expired.get()
-								? problemFrame.apply(ProblemJson.bytes(ProblemType.TOKEN_EXPIRED,
+				.concatWith(Mono.fromSupplier(() -> expired.get()
+						? connectionFrame.apply(EventType.PROBLEM.value(),
+								ProblemJson.bytes(ProblemType.TOKEN_EXPIRED,
 										"The token of this stream expired at " + expiresAt
 												+ "; reconnect with a fresh token and the last event id",
 										null))
-								: null));
+						: null));
 		}
 		// writeWith flushes once the queue is drained: one flush for a burst, at once
 		// for a lone event.

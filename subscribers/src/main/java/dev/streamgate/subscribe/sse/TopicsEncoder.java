@@ -52,12 +52,14 @@ final class TopicsEncoder extends Encoder<Frame> {
 	}
 
 	/**
-	 * A stream-level problem (the token expired) as streams of several topics write it.
-	 * @param json the problem JSON
+	 * A frame about the stream itself (the token expired, or about to) as streams of
+	 * several topics write it.
+	 * @param name the SSE event name
+	 * @param json the JSON data
 	 * @return the frame
 	 */
-	static Frame problem(byte[] json) {
-		return Frame.of(null, EventType.PROBLEM, wrap(null, null, json), 0);
+	static Frame connection(String name, byte[] json) {
+		return Frame.named(name, wrap(null, null, json));
 	}
 
 }

@@ -5,8 +5,11 @@ import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 
 import jakarta.json.JsonArray;
@@ -21,6 +24,8 @@ import org.springframework.core.io.buffer.NettyDataBufferFactory;
 import org.springframework.web.reactive.socket.CloseStatus;
 import org.springframework.web.reactive.socket.WebSocketMessage;
 import org.springframework.web.reactive.socket.WebSocketSession;
+import reactor.core.Disposable;
+import reactor.core.Disposables;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -34,6 +39,7 @@ import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.web.SubscribeAccess;
+import dev.streamgate.core.web.TokenNotice;
 import dev.streamgate.subscribe.follow.ClientBuffer;
 import dev.streamgate.subscribe.follow.Followed;
 import dev.streamgate.subscribe.follow.Resume;
@@ -45,6 +51,11 @@ import dev.streamgate.subscribe.follow.SubscribeParameters;
  * topic's follower merged into the one outgoing stream. A refused subscribe is a
  * {@code problem} message and the connection stays usable; only a connection that does
  * not keep up (4008) or whose token expired (4401) is closed by the server.
+ * <p>
+ * Before its token expires the connection is sent a {@code token-expiring} message; a
+ * {@code refresh} message with a fresh token of the same subject replaces it on the open
+ * connection (answered {@code token-refreshed}), and each subscription the fresh token no
+ * longer grants ends with a {@code forbidden} problem.
  * <p>
  * Messages are read on the connection's event loop, one at a time, so the subscription
  * map needs no lock.
@@ -64,7 +75,11 @@ final class TopicSocket {
 
 	private final WebSocketSession session;
 
-	private final Principal principal;
+	/** Replaced by a refresh, on the event loop. */
+	private Principal principal;
+
+	/** The token's notice and expiry timers, replaced with the token. */
+	private final Disposable.Swap tokenTimers = Disposables.swap();
 
 	/**
 	 * The connection's event loop, where its messages are read: subscriptions are fed on
@@ -74,7 +89,7 @@ final class TopicSocket {
 
 	private final TopicSockets sockets;
 
-	private final Map<String, Sinks.Empty<Void>> subscribed = new HashMap<>();
+	private final Map<String, Subscribed> subscribed = new HashMap<>();
 
 	private final Sinks.Many<Flux<WebSocketMessage>> streams = Sinks.many().unicast().onBackpressureBuffer();
 
@@ -107,13 +122,7 @@ final class TopicSocket {
 		Flux<WebSocketMessage> out = Flux
 			.merge(this.replies.asFlux(), this.streams.asFlux().flatMap((stream) -> stream, Integer.MAX_VALUE), pings)
 			.takeUntilOther(inputDone.asMono());
-		Instant expiresAt = this.sockets.access().expiresAt(this.principal);
-		if (expiresAt != null) {
-			Duration left = Duration.between(Instant.now(), expiresAt);
-			Mono.delay(left.isNegative() ? Duration.ZERO : left)
-				.takeUntilOther(inputDone.asMono())
-				.subscribe((tick) -> close(TOKEN_EXPIRED));
-		}
+		watchToken();
 		// The close frame goes out once nothing else is being sent: closed while the
 		// messages were still being written, the connection was dropped without one (the
 		// client saw 1006, as after a network failure).
@@ -122,12 +131,33 @@ final class TopicSocket {
 		this.sockets.opened(this);
 		long startedAt = System.nanoTime();
 		return Mono.when(input, sending).doFinally((signal) -> {
+			this.tokenTimers.dispose();
 			this.sockets.closed(this);
 			this.held.close();
 			this.sockets.accessLog()
 				.ended(this.session.getHandshakeInfo().getRemoteAddress(), this.session.getHandshakeInfo().getUri(),
 						101, this.sent, startedAt);
 		});
+	}
+
+	/**
+	 * Sends {@code token-expiring} before the token expires and closes the connection
+	 * (4401) when it does.
+	 */
+	private void watchToken() {
+		Instant expiresAt = this.sockets.access().expiresAt(this.principal);
+		if (expiresAt == null) {
+			this.tokenTimers.update(Disposables.disposed());
+			return;
+		}
+		Instant now = Instant.now();
+		Duration left = Duration.between(now, expiresAt);
+		Disposable notice = Mono
+			.delay(SubscribeAccess.untilNotice(expiresAt, this.sockets.access().expiringNotice(), now))
+			.subscribe((tick) -> reply(WsEncoder.message(null, TokenNotice.EVENT, TokenNotice.json(expiresAt))));
+		Disposable expiry = Mono.delay(left.isNegative() ? Duration.ZERO : left)
+			.subscribe((tick) -> close(TOKEN_EXPIRED));
+		this.tokenTimers.update(Disposables.composite(notice, expiry));
 	}
 
 	/**
@@ -152,6 +182,7 @@ final class TopicSocket {
 			JsonObject request = request(text);
 			JsonValue subscribe = request.get("subscribe");
 			JsonValue unsubscribe = request.get("unsubscribe");
+			JsonValue refresh = request.get("refresh");
 			if (subscribe instanceof JsonObject parameters) {
 				topicId = string(parameters, "topic", true);
 				subscribe(topicId, string(parameters, "mode", false), string(parameters, "lastEventId", false),
@@ -166,10 +197,13 @@ final class TopicSocket {
 				}
 				unsubscribe(topicId);
 			}
+			else if (refresh instanceof JsonObject parameters) {
+				refresh(string(parameters, "token", true));
+			}
 			else {
 				throw invalid("Send {\"subscribe\": {\"topic\": \"...\", \"mode\": \"...\", \"lastEventId\": \"...\", "
 						+ "\"types\": [\"...\"], \"filter\": \"...\", \"pointer\": \"/...\"}} "
-						+ "or {\"unsubscribe\": {\"topic\": \"...\"}}");
+						+ "or {\"unsubscribe\": {\"topic\": \"...\"}} or {\"refresh\": {\"token\": \"...\"}}");
 			}
 		}
 		catch (StreamgateException ex) {
@@ -235,11 +269,12 @@ final class TopicSocket {
 			throw new StreamgateException(ProblemType.TOO_MANY_REQUESTS, "A connection subscribes to at most "
 					+ this.sockets.properties().maxTopics() + " topics (streamgate.ws.max-topics)");
 		}
-		Sinks.Empty<Void> stop = Sinks.empty();
-		this.subscribed.put(topicId, stop);
-		this.streams.tryEmitNext(follow(topic, subscriptionMode, selection, resume).takeUntilOther(stop.asMono())
-			// Back on the event loop, where the map is kept.
-			.doFinally((signal) -> this.eventLoop.execute(() -> this.subscribed.remove(topicId, stop))));
+		Subscribed subscription = new Subscribed(topic, Sinks.empty());
+		this.subscribed.put(topicId, subscription);
+		this.streams
+			.tryEmitNext(follow(topic, subscriptionMode, selection, resume).takeUntilOther(subscription.stop().asMono())
+				// Back on the event loop, where the map is kept.
+				.doFinally((signal) -> this.eventLoop.execute(() -> this.subscribed.remove(topicId, subscription))));
 	}
 
 	private Flux<WebSocketMessage> follow(Topic topic, SubscriptionMode mode, Selection selection, Resume resume) {
@@ -271,16 +306,65 @@ final class TopicSocket {
 	}
 
 	private void unsubscribe(String topicId) {
-		Sinks.Empty<Void> stop = this.subscribed.remove(topicId);
-		if (stop == null) {
+		Subscribed subscription = this.subscribed.remove(topicId);
+		if (subscription == null) {
 			throw new StreamgateException(ProblemType.BAD_REQUEST, "Not subscribed to '" + topicId + "'");
 		}
-		stop.tryEmitEmpty();
+		subscription.stop().tryEmitEmpty();
 	}
 
+	/** Verifies a fresh token, then takes it on the event loop. */
+	private void refresh(String token) {
+		Executor loop = this.eventLoop;
+		this.sockets.access()
+			.authenticate(token)
+			.map(Optional::of)
+			.defaultIfEmpty(Optional.empty())
+			.subscribe((fresh) -> loop.execute(() -> refreshed(fresh.orElse(null))),
+					(ex) -> reply(problem(null, (ex instanceof StreamgateException known) ? known
+							: new StreamgateException(ProblemType.UNAUTHORIZED, "The token was refused", ex))));
+	}
+
+	/**
+	 * Replaces the connection's token, ending the subscriptions it no longer grants.
+	 * @param fresh the new token's principal, or {@code null} when nothing is checked
+	 */
+	private void refreshed(Principal fresh) {
+		if (fresh != null) {
+			if (this.principal != null && !Objects.equals(this.principal.getName(), fresh.getName())) {
+				reply(problem(null,
+						new StreamgateException(ProblemType.FORBIDDEN,
+								"The token is for '" + fresh.getName() + "', this connection's for '"
+										+ this.principal.getName() + "': open a new connection for it")));
+				return;
+			}
+			this.principal = fresh;
+			for (Iterator<Map.Entry<String, Subscribed>> it = this.subscribed.entrySet().iterator(); it.hasNext();) {
+				Map.Entry<String, Subscribed> entry = it.next();
+				if (this.sockets.access().check(fresh, entry.getValue().topic()) != SubscribeAccess.Verdict.ALLOWED) {
+					it.remove();
+					entry.getValue().stop().tryEmitEmpty();
+					reply(problem(entry.getKey(), new StreamgateException(ProblemType.FORBIDDEN,
+							"The refreshed token does not grant '" + entry.getKey() + "': its subscription ended")));
+				}
+			}
+			watchToken();
+		}
+		Instant expiresAt = this.sockets.access().expiresAt(this.principal);
+		reply(WsEncoder.message(null, TokenNotice.REFRESHED,
+				("{\"expiresAt\":" + ((expiresAt != null) ? "\"" + expiresAt + "\"" : "null") + "}")
+					.getBytes(StandardCharsets.UTF_8)));
+	}
+
+	/** Sends a message of the connection's own: from the event loop or a timer alike. */
 	private void reply(byte[] message) {
-		this.replies
-			.tryEmitNext(new WebSocketMessage(WebSocketMessage.Type.TEXT, this.session.bufferFactory().wrap(message)));
+		this.replies.emitNext(
+				new WebSocketMessage(WebSocketMessage.Type.TEXT, this.session.bufferFactory().wrap(message)),
+				Sinks.EmitFailureHandler.busyLooping(Duration.ofSeconds(1)));
+	}
+
+	/** One topic's subscription: what it follows, and how to end it. */
+	private record Subscribed(Topic topic, Sinks.Empty<Void> stop) {
 	}
 
 	private static StreamgateException streamgate(Throwable ex) {
@@ -292,7 +376,7 @@ final class TopicSocket {
 	}
 
 	private static byte[] problem(String topicId, StreamgateException ex) {
-		return WsEncoder.message(topicId, EventType.PROBLEM.value(), null, null,
+		return WsEncoder.message(topicId, EventType.PROBLEM.value(),
 				ProblemJson.bytes(ex.problemType(), ex.getBody().getDetail(), null));
 	}
 

@@ -2,6 +2,7 @@ package dev.streamgate.subscribe.ws;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 
 import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.subscribe.follow.Encoder;
@@ -21,8 +22,20 @@ final class WsEncoder extends Encoder<byte[]> {
 
 	@Override
 	protected byte[] encode(Followed followed) {
-		return message(followed.topicId(), followed.type().value(), followed.eventType(), followed.id(),
+		String time = (followed.publishedAt() > 0) ? Instant.ofEpochMilli(followed.publishedAt()).toString() : null;
+		return message(followed.topicId(), followed.type().value(), followed.eventType(), followed.id(), time,
 				followed.data());
+	}
+
+	/**
+	 * One message about no event in particular (a problem, a token notice).
+	 * @param topic the topic id, or {@code null} for a message about the connection
+	 * @param type the type
+	 * @param data the JSON data
+	 * @return the UTF-8 bytes
+	 */
+	static byte[] message(String topic, String type, byte[] data) {
+		return message(topic, type, null, null, null, data);
 	}
 
 	/**
@@ -31,10 +44,11 @@ final class WsEncoder extends Encoder<byte[]> {
 	 * @param type the type
 	 * @param eventType the type its publisher gave the event, or {@code null}
 	 * @param id the cursor, or {@code null}
+	 * @param time when the event was published (ISO 8601), or {@code null}
 	 * @param data the JSON data
 	 * @return the UTF-8 bytes
 	 */
-	static byte[] message(String topic, String type, String eventType, String id, byte[] data) {
+	private static byte[] message(String topic, String type, String eventType, String id, String time, byte[] data) {
 		ByteArrayOutputStream out = new ByteArrayOutputStream(data.length + 96);
 		out.writeBytes("{\"topic\":".getBytes(StandardCharsets.UTF_8));
 		out.writeBytes(string(topic));
@@ -47,6 +61,10 @@ final class WsEncoder extends Encoder<byte[]> {
 		if (id != null) {
 			out.writeBytes(",\"id\":".getBytes(StandardCharsets.UTF_8));
 			out.writeBytes(string(id));
+		}
+		if (time != null) {
+			out.writeBytes(",\"time\":".getBytes(StandardCharsets.UTF_8));
+			out.writeBytes(string(time));
 		}
 		out.writeBytes(",\"data\":".getBytes(StandardCharsets.UTF_8));
 		out.writeBytes(data);
