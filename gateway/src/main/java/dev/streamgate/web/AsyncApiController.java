@@ -110,15 +110,15 @@ public class AsyncApiController {
 						.set("messages", messages));
 		}
 		channels.set(WS_CHANNEL, webSocketChannel());
-		operations.set(WS_CHANNEL + ".send",
-				JSON.objectNode()
-					.put("action", "send")
-					.put("summary", "Subscribe to topics and unsubscribe from them on the connection")
-					.<ObjectNode>set("channel", ref("#/channels/" + WS_CHANNEL))
-					.set("messages",
-							JSON.arrayNode()
-								.add(ref("#/channels/" + WS_CHANNEL + "/messages/subscribe"))
-								.add(ref("#/channels/" + WS_CHANNEL + "/messages/unsubscribe"))));
+		operations.set(WS_CHANNEL + ".send", JSON.objectNode()
+			.put("action", "send")
+			.put("summary", "Subscribe to topics, unsubscribe from them and refresh the token on the connection")
+			.<ObjectNode>set("channel", ref("#/channels/" + WS_CHANNEL))
+			.set("messages",
+					JSON.arrayNode()
+						.add(ref("#/channels/" + WS_CHANNEL + "/messages/subscribe"))
+						.add(ref("#/channels/" + WS_CHANNEL + "/messages/unsubscribe"))
+						.add(ref("#/channels/" + WS_CHANNEL + "/messages/refresh"))));
 		operations.set(WS_CHANNEL + ".receive",
 				JSON.objectNode()
 					.put("action", "receive")
@@ -127,7 +127,8 @@ public class AsyncApiController {
 					.set("messages",
 							JSON.arrayNode()
 								.add(ref("#/channels/" + WS_CHANNEL + "/messages/message"))
-								.add(ref("#/channels/" + WS_CHANNEL + "/messages/problem"))));
+								.add(ref("#/channels/" + WS_CHANNEL + "/messages/problem"))
+								.add(ref("#/channels/" + WS_CHANNEL + "/messages/tokenExpiring"))));
 		document.set("channels", channels);
 		document.set("operations", operations);
 		document.set("components", components());
@@ -153,6 +154,7 @@ public class AsyncApiController {
 						.set("payload", payload));
 		}
 		messages.set("problem", ref("#/components/messages/problem"));
+		messages.set("tokenExpiring", ref("#/components/messages/tokenExpiring"));
 		String modes = String.join(", ", topic.subscriptionModes().stream().map(SubscriptionMode::value).toList());
 		return JSON.objectNode()
 			.put("address", "/api/v1/stream/" + topic.id())
@@ -201,7 +203,17 @@ public class AsyncApiController {
 					.<ObjectNode>set("title", JSON.objectNode().put("type", "string"))
 					.<ObjectNode>set("status", JSON.objectNode().put("type", "integer"))
 					.set("detail", JSON.objectNode().put("type", "string")));
+		ObjectNode expiring = JSON.objectNode().put("type", "object");
+		expiring.set("required", JSON.arrayNode().add("expiresAt"));
+		expiring.set("properties",
+				JSON.objectNode().set("expiresAt", JSON.objectNode().put("type", "string").put("format", "date-time")));
 		ObjectNode messages = JSON.objectNode();
+		messages.set("tokenExpiring", JSON.objectNode()
+			.put("name", "token-expiring")
+			.put("summary", "The connection's token expires soon (streamgate.security.token-expiring-notice before, "
+					+ "30 s by default): fetch a fresh one and send it in a refresh message (WebSocket) or reconnect "
+					+ "with it and the last event id (SSE); no id, so the resume cursor stays")
+			.set("payload", ref("#/components/schemas/TokenExpiry")));
 		messages.set("patch",
 				JSON.objectNode()
 					.put("name", "patch")
@@ -218,7 +230,10 @@ public class AsyncApiController {
 		return JSON.objectNode()
 			.<ObjectNode>set("messages", messages)
 			.<ObjectNode>set("schemas",
-					JSON.objectNode().<ObjectNode>set("JsonPatchOperation", operation).set("Problem", problem))
+					JSON.objectNode()
+						.<ObjectNode>set("JsonPatchOperation", operation)
+						.<ObjectNode>set("Problem", problem)
+						.set("TokenExpiry", expiring))
 			.set("securitySchemes", securitySchemes());
 	}
 
@@ -288,19 +303,38 @@ public class AsyncApiController {
 						.put("type", "object")
 						.<ObjectNode>set("required", JSON.arrayNode().add("topic"))
 						.set("properties", JSON.objectNode().set("topic", JSON.objectNode().put("type", "string")))));
+		ObjectNode refresh = JSON.objectNode().put("type", "object");
+		refresh.set("required", JSON.arrayNode().add("refresh"));
+		refresh.set("properties",
+				JSON.objectNode()
+					.set("refresh", JSON.objectNode()
+						.put("type", "object")
+						.<ObjectNode>set("required", JSON.arrayNode().add("token"))
+						.set("properties", JSON.objectNode().set("token", JSON.objectNode().put("type", "string")))));
 		ObjectNode message = JSON.objectNode().put("type", "object");
 		message.set("required", JSON.arrayNode().add("topic").add("type").add("data"));
-		message
-			.set("properties",
-					JSON.objectNode()
-						.<ObjectNode>set("topic", JSON.objectNode().put("type", "string"))
-						.<ObjectNode>set("type", JSON.objectNode()
-							.put("type", "string")
-							.set("enum", JSON.arrayNode().add("snapshot").add("patch").add("event").add("problem")))
-						.<ObjectNode>set("eventType", JSON.objectNode().put("type", "string"))
-						.<ObjectNode>set("id",
-								JSON.objectNode().put("type", "string").put("description", "resume cursor"))
-						.set("data", JSON.objectNode()));
+		message.set("properties",
+				JSON.objectNode()
+					.<ObjectNode>set("topic", JSON.objectNode().put("type", "string"))
+					.<ObjectNode>set("type",
+							JSON.objectNode()
+								.put("type", "string")
+								.set("enum",
+										JSON.arrayNode()
+											.add("snapshot")
+											.add("patch")
+											.add("event")
+											.add("problem")
+											.add("token-expiring")
+											.add("token-refreshed")))
+					.<ObjectNode>set("eventType", JSON.objectNode().put("type", "string"))
+					.<ObjectNode>set("id", JSON.objectNode().put("type", "string").put("description", "resume cursor"))
+					.<ObjectNode>set("time",
+							JSON.objectNode()
+								.put("type", "string")
+								.put("format", "date-time")
+								.put("description", "when the event was published"))
+					.set("data", JSON.objectNode()));
 		ObjectNode messages = JSON.objectNode()
 			.<ObjectNode>set("subscribe",
 					JSON.objectNode()
@@ -312,18 +346,28 @@ public class AsyncApiController {
 						.put("name", "unsubscribe")
 						.put("summary", "Stop receiving a topic")
 						.set("payload", unsubscribe))
+			.<ObjectNode>set("refresh", JSON.objectNode()
+				.put("name", "refresh")
+				.put("summary", "Replace the connection's token with a fresh one of the same subject, answered "
+						+ "token-refreshed (its expiresAt); subscriptions it no longer grants end with a forbidden "
+						+ "problem, a refused token is an unauthorized problem and the connection keeps its own")
+				.set("payload", refresh))
 			.<ObjectNode>set("message",
 					JSON.objectNode()
 						.put("name", "message")
-						.put("summary", "One event of a subscribed topic: a snapshot, a patch, an event or a problem")
+						.put("summary", "One event of a subscribed topic (a snapshot, a patch, an event or a problem), "
+								+ "or a message about the connection (topic null: token-expiring, token-refreshed, "
+								+ "problem)")
 						.set("payload", message))
-			.set("problem", ref("#/components/messages/problem"));
+			.<ObjectNode>set("problem", ref("#/components/messages/problem"))
+			.set("tokenExpiring", ref("#/components/messages/tokenExpiring"));
 		return JSON.objectNode()
 			.put("address", "/api/v1/ws")
 			.put("title", "WebSocket subscribers")
 			.put("description",
-					"Several topics on one connection. The server closes it with 4008 when it "
-							+ "does not keep up and 4401 when its token expires; resume with each topic's last id.")
+					"Several topics on one connection. The server closes it with 4008 when it does not keep up, "
+							+ "4401 when its token expires (refresh it before: token-expiring, then refresh) and 1001 "
+							+ "when the node shuts down; resume with each topic's last id.")
 			.<ObjectNode>set("servers", JSON.arrayNode().add(ref("#/servers/" + WS_SERVER)))
 			.set("messages", messages);
 	}
