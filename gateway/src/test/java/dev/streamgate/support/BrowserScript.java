@@ -40,8 +40,25 @@ public final class BrowserScript {
 		assertThat(Path.of("src", "test", "browser", "node_modules", "playwright-core"))
 			.as("playwright-core, installed by src/test/browser/ensure during the build")
 			.isDirectory();
-		ProcessBuilder node = new ProcessBuilder("node", Path.of("src", "test", "browser", script).toString())
-			.redirectErrorStream(true);
+		return runNode(List.of(Path.of("src", "test", "browser", script).toString()), Path.of("."), environment,
+				requests);
+	}
+
+	/**
+	 * Runs Node to its end and checks that it exited with 0.
+	 * @param arguments Node's arguments: its options and the script
+	 * @param directory where it runs
+	 * @param environment its environment
+	 * @param requests for each line it may print, what to do and the line to answer with
+	 * @return everything it printed
+	 * @throws IOException when Node cannot be started
+	 * @throws InterruptedException when interrupted while waiting for it
+	 */
+	public static String runNode(List<String> arguments, Path directory, Map<String, String> environment,
+			Map<String, Supplier<String>> requests) throws IOException, InterruptedException {
+		List<String> command = new ArrayList<>(List.of("node"));
+		command.addAll(arguments);
+		ProcessBuilder node = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true);
 		node.environment().putAll(environment);
 		Process browser = node.start();
 		List<String> output = new ArrayList<>();
@@ -58,7 +75,7 @@ public final class BrowserScript {
 				}
 			}
 		}
-		boolean finished = browser.waitFor(3, TimeUnit.MINUTES);
+		boolean finished = browser.waitFor(5, TimeUnit.MINUTES);
 		if (!finished) {
 			browser.destroyForcibly();
 		}
