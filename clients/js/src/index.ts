@@ -484,6 +484,7 @@ class WebSocketTransport implements Transport {
 /** One SSE stream per subscription, read with fetch (so that the token goes in a header). */
 class SseTransport implements Transport {
   private readonly streams = new Map<Sub, SseStream>();
+  private readonly states = new Map<SseStream, ConnectionState>();
 
   constructor(private readonly client: Client, readonly fetcher: typeof fetch) {}
 
@@ -494,6 +495,7 @@ class SseTransport implements Transport {
   stop(): void {
     for (const stream of this.streams.values()) stream.stop();
     this.streams.clear();
+    this.states.clear();
   }
 
   added(sub: Sub): void {
@@ -513,8 +515,24 @@ class SseTransport implements Transport {
   }
 
   /** @internal */
-  ended(sub: Sub): void {
-    this.streams.delete(sub);
+  ended(sub: Sub, stream: SseStream): void {
+    if (this.streams.get(sub) === stream) this.streams.delete(sub);
+    this.states.delete(stream);
+    this.report();
+  }
+
+  /** @internal One stream's state; the client's is connected once every stream is. */
+  stateOf(stream: SseStream, state: ConnectionState): void {
+    this.states.set(stream, state);
+    this.report();
+  }
+
+  private report(): void {
+    const states = [...this.states.values()];
+    if (states.length === 0 || this.client.closed) return;
+    if (states.every((state) => state === 'connected')) this.client.setState('connected');
+    else if (states.includes('connecting')) this.client.setState('connecting');
+    else this.client.setState('disconnected');
   }
 }
 
@@ -562,7 +580,7 @@ class SseStream {
         if (token) headers.Authorization = `Bearer ${token}`;
         const from = this.sub.resumeFrom();
         if (from) headers['Last-Event-ID'] = from;
-        this.client.setState('connecting');
+        this.transport.stateOf(this, 'connecting');
         const response = await this.transport.fetcher(this.url(), { headers, signal: abort.signal, cache: 'no-store' });
         if (!response.ok || !response.body) {
           const problem = await problemOf(response, this.sub.topic);
@@ -580,7 +598,7 @@ class SseStream {
         }
         else {
           refusedToken = false;
-          this.client.setState('connected');
+          this.transport.stateOf(this, 'connected');
           wait = await this.read(response.body, abort);
         }
       }
@@ -588,10 +606,10 @@ class SseStream {
         if (this.stopped) break;
         wait = abort.signal.aborted ? 0 : this.retry.next();
       }
-      if (!this.stopped && this.sub.active) this.client.setState('disconnected');
+      if (!this.stopped && this.sub.active) this.transport.stateOf(this, 'disconnected');
       if (wait > 0) await delay(wait);
     }
-    this.transport.ended(this.sub);
+    this.transport.ended(this.sub, this);
   }
 
   /** Reads one response to its end; how long to wait before the next. */

@@ -1,6 +1,6 @@
 // The client against a running gateway (started by the gateway module's JsClientTests, which sets
 // BASE_URL and SECRET, the gateway's HS256 key, and a token-expiring notice of 2 s). Node 20 runs it
-// with --experimental-websocket for a global WebSocket.
+// with --experimental-websocket for a global WebSocket. ONLY=websocket or ONLY=sse runs one transport.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, randomUUID } from 'node:crypto';
