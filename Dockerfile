@@ -19,6 +19,7 @@ COPY gateway gateway
 COPY gatling/pom.xml gatling/pom.xml
 COPY gatling/simulations/pom.xml gatling/simulations/pom.xml
 COPY helm/pom.xml helm/pom.xml
+COPY clients/js/pom.xml clients/js/pom.xml
 RUN ./mvnw -B -q -DskipTests -Djib.skip -Dhelm.skip -pl gateway -am package \
  && java -Djarmode=tools -jar gateway/target/streamgate.jar extract --layers --launcher --destination /layers
 
