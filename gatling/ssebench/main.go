@@ -30,12 +30,15 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
+	"compress/zlib"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"math"
+	"math/rand"
 	"net/http"
 	neturl "net/url"
 	"os"
@@ -91,7 +94,29 @@ type result struct {
 	// its hot code later, within a window its peers have long passed.
 	CPUByPidNoJit     map[string]float64 `json:"cpuPercentByPidWithoutJit,omitempty"`
 	IdleCPUByPidNoJit map[string]float64 `json:"idleCpuPercentByPidWithoutJit,omitempty"`
+	// -encoding: the content coding asked for; the bytes the clients read off their sockets
+	// per delivered event (after chunked framing, before decompression), measured with or
+	// without it; and the gateway's compressions per published event
+	// (streamgate_sse_compressions_total), which a compression shared by every connection
+	// keeps near one whatever the number of clients.
+	Encoding             string  `json:"encoding,omitempty"`
+	WireBytesPerDelivery float64 `json:"wireBytesPerDelivery"`
+	CompressionsPerEvent float64 `json:"compressionsPerEvent,omitempty"`
 }
+
+// wireBytes counts what every stream read off the network (the body as sent, compressed or not).
+var wireBytes atomic.Int64
+
+type countingReader struct{ body io.Reader }
+
+func (c countingReader) Read(p []byte) (int, error) {
+	n, err := c.body.Read(p)
+	wireBytes.Add(int64(n))
+	return n, err
+}
+
+// encoding is -encoding: the content coding the SSE clients ask for, or "".
+var encoding string
 
 // A fixed-bucket latency histogram: 10 µs buckets up to 10 s, exact enough for p99.
 type histogram struct {
@@ -158,6 +183,9 @@ func main() {
 	jwtKey := flag.String("jwt-key", "", "with -hub mercure: the hub's publisher JWT key (HS256)")
 	slowFile := flag.String("slow", "", "write the measured deliveries slower than -slow-over to this file")
 	slowOver := flag.Duration("slow-over", 10*time.Millisecond, "with -slow: the latency from which a delivery is written")
+	payloadKind := flag.String("payload", "pad", "pad (the size filled with one repeated letter) or items (a JSON "+
+		"document of {\"id\":n,\"value\":<random 9 digits>} items, like the reference table's documents, new values every event)")
+	flag.StringVar(&encoding, "encoding", "", "SSE clients ask for a compressed stream: gzip or deflate (Accept-Encoding)")
 	flag.Parse()
 	if *slowFile != "" {
 		file, err := os.Create(*slowFile)
@@ -256,8 +284,13 @@ func main() {
 		seq := atomic.AddInt64(&sequence, 1)
 		target := name(int(seq))
 		sent := time.Now().UnixMicro()
-		body := fmt.Sprintf(`{"sentAt":%d,"bucket":%d,"pad":"%s"}`, sent, seq%int64(max(*filters, 1)),
-			padding)
+		var body string
+		if *payloadKind == "items" {
+			body = fmt.Sprintf(`{"sentAt":%d,"bucket":%d,"items":%s}`, sent, seq%int64(max(*filters, 1)), items(*size))
+		} else {
+			body = fmt.Sprintf(`{"sentAt":%d,"bucket":%d,"pad":"%s"}`, sent, seq%int64(max(*filters, 1)),
+				padding)
+		}
 		var resp *http.Response
 		var err error
 		if mercure {
@@ -295,6 +328,7 @@ func main() {
 		go publish()
 	}
 	measuring.open(time.Now().UnixMicro())
+	wireStart, compressionsStart := wireBytes.Load(), counter(*url, "streamgate_sse_compressions_total")
 	cpuStart, threadsStart := cpuTicks(*pid), threadTicks(*pid)
 	selfStart := cpuTicks(os.Getpid())
 	pidStart := samplePids(pids)
@@ -321,6 +355,7 @@ func main() {
 	}
 	elapsed := time.Since(start).Seconds()
 	measuring.close(time.Now().UnixMicro())
+	wireEnd, compressionsEnd := wireBytes.Load(), counter(*url, "streamgate_sse_compressions_total")
 	cpuEnd, threadsEnd := cpuTicks(*pid), threadTicks(*pid)
 	selfEnd := cpuTicks(os.Getpid())
 	cpuByPid, cpuByPidNoJit := pidPercents(pids, pidStart, samplePids(pids), time.Since(start).Seconds())
@@ -337,6 +372,13 @@ func main() {
 		}
 	}
 	r.DeliveredPerS = float64(r.Delivered) / elapsed
+	r.Encoding = encoding
+	if r.Delivered > 0 {
+		r.WireBytesPerDelivery = float64(wireEnd-wireStart) / float64(r.Delivered)
+	}
+	if encoding != "" && r.Published > 0 {
+		r.CompressionsPerEvent = (compressionsEnd - compressionsStart) / float64(r.Published)
+	}
 	r.P50, r.P99, r.P999 = hist.percentile(0.5), hist.percentile(0.99), hist.percentile(0.999)
 	r.Max = float64(hist.max) / 1000
 	if *pid > 0 && cpuEnd > cpuStart {
@@ -377,6 +419,9 @@ func subscribe(client *http.Client, url string, readyAtAnswer bool, hist *histog
 	measuring *window, ready *sync.WaitGroup) {
 	req, _ := http.NewRequest("GET", url, nil)
 	req.Header.Set("Accept", "text/event-stream")
+	if encoding != "" {
+		req.Header.Set("Accept-Encoding", encoding)
+	}
 	resp, err := client.Do(req)
 	// A topic just created on another node: a streaming node learns of it a moment later.
 	for attempt := 0; err == nil && resp.StatusCode == 404 && attempt < 50; attempt++ {
@@ -395,7 +440,29 @@ func subscribe(client *http.Client, url string, readyAtAnswer bool, hist *histog
 		return
 	}
 	defer resp.Body.Close()
-	reader := bufio.NewReaderSize(resp.Body, 64*1024)
+	var body io.Reader = countingReader{resp.Body}
+	if encoding != "" {
+		if got := resp.Header.Get("Content-Encoding"); got != encoding {
+			fmt.Fprintln(os.Stderr, "subscribe: asked for", encoding, "got Content-Encoding", got)
+			ready.Done()
+			atomic.AddInt64(disconnects, 1)
+			return
+		}
+		var decoded io.Reader
+		if encoding == "gzip" {
+			decoded, err = gzip.NewReader(body)
+		} else {
+			decoded, err = zlib.NewReader(body)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "subscribe:", err)
+			ready.Done()
+			atomic.AddInt64(disconnects, 1)
+			return
+		}
+		body = decoded
+	}
+	reader := bufio.NewReaderSize(body, 64*1024)
 	signalled := readyAtAnswer
 	if signalled {
 		ready.Done()
@@ -704,4 +771,42 @@ func mercureToken(key string) string {
 		os.Exit(2)
 	}
 	return signed
+}
+
+// counter reads a counter of the gateway's Prometheus endpoint (0 when it has none).
+func counter(base, name string) float64 {
+	resp, err := http.Get(base + "/actuator/prometheus")
+	if err != nil {
+		return 0
+	}
+	defer resp.Body.Close()
+	scanner := bufio.NewScanner(resp.Body)
+	scanner.Buffer(make([]byte, 1024*1024), 1024*1024)
+	for scanner.Scan() {
+		line := scanner.Text()
+		if strings.HasPrefix(line, name+" ") || strings.HasPrefix(line, name+"{") {
+			value, err := strconv.ParseFloat(line[strings.LastIndexByte(line, ' ')+1:], 64)
+			if err == nil {
+				return value
+			}
+		}
+	}
+	return 0
+}
+
+// items is a JSON array of about size bytes of {"id":n,"value":<9 random digits>} items, the
+// shape of the reference table's documents (the mock source API's): what compression gets
+// from such JSON, not from a repeated letter.
+func items(size int) string {
+	var out strings.Builder
+	out.Grow(size + 40)
+	out.WriteByte('[')
+	for id := 0; out.Len() < size-32; id++ {
+		if id > 0 {
+			out.WriteByte(',')
+		}
+		fmt.Fprintf(&out, `{"id":%d,"value":%d}`, id, 100_000_000+rand.Int63n(900_000_000))
+	}
+	out.WriteByte(']')
+	return out.String()
 }

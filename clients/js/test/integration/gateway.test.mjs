@@ -147,6 +147,36 @@ for (const transport of (process.env.ONLY ? [process.env.ONLY] : ["websocket", "
     }
   });
 
+  test(`${transport}: a paused client resumes from where it stood`, async () => {
+    const id = await topic('event');
+    const states = [];
+    const client = connect({ url: base, transport, token: token({ subscribe: [id] }, 3600), onStateChange: (s) => states.push(s) });
+    try {
+      const received = [];
+      const subscription = client.subscribe(id, { from: 'earliest' }, { onEvent: (e) => received.push(e.data.n) });
+      await publish(id, { n: 0 });
+      await until(() => received.length === 1, 'the first event');
+      client.pause();
+      assert.equal(client.state, 'paused');
+      for (const n of [1, 2, 3]) await publish(id, { n });
+      await sleep(500);
+      assert.deepEqual(received, [0], 'nothing arrives while paused');
+      client.resume();
+      await until(() => received.length >= 4, 'the events published while paused');
+      await sleep(300);
+      assert.deepEqual(received, [0, 1, 2, 3]);
+      assert.equal(client.state, 'connected');
+      assert.ok(subscription.lastEventId && subscription.active);
+      subscription.unsubscribe();
+      await publish(id, { n: 4 });
+      await sleep(500);
+      assert.deepEqual(received, [0, 1, 2, 3], 'nothing after unsubscribe');
+    }
+    finally {
+      client.close();
+    }
+  });
+
   test(`${transport}: problems are typed values and end only their own subscription`, async () => {
     const granted = await topic('event');
     const other = await topic('event');

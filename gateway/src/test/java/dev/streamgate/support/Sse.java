@@ -37,9 +37,25 @@ public final class Sse {
 	 * @return the client
 	 */
 	public static Sse h2c(String baseUrl) {
+		return over(baseUrl, HttpClient.create().protocol(HttpProtocol.H2C));
+	}
+
+	/**
+	 * A client that asks for compressed streams ({@code Accept-Encoding: gzip}) and reads
+	 * them with Netty's decoder.
+	 * @param baseUrl the server
+	 * @param h2c whether it speaks HTTP/2 in plain text rather than HTTP/1.1
+	 * @return the client
+	 */
+	public static Sse compressed(String baseUrl, boolean h2c) {
+		HttpClient client = HttpClient.create().compress(true);
+		return over(baseUrl, h2c ? client.protocol(HttpProtocol.H2C) : client);
+	}
+
+	private static Sse over(String baseUrl, HttpClient client) {
 		return new Sse(WebClient.builder()
 			.uriBuilderFactory(asWritten(baseUrl))
-			.clientConnector(new ReactorClientHttpConnector(HttpClient.create().protocol(HttpProtocol.H2C)))
+			.clientConnector(new ReactorClientHttpConnector(client))
 			.build());
 	}
 

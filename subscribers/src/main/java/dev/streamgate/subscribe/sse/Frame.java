@@ -15,13 +15,10 @@ import dev.streamgate.subscribe.follow.ClientBuffer;
 import dev.streamgate.core.event.EventType;
 
 /**
- * One encoded SSE frame, written as the same bytes to every connection that receives it.
- *
- * @param bytes the frame, ending with a blank line
- * @param publishedAt when its event was published (epoch milliseconds), 0 for frames that
- * carry no event
+ * One encoded SSE frame, written as the same bytes to every connection that receives it,
+ * and compressed once for every connection that asked for a compressed stream.
  */
-record Frame(byte[] bytes, long publishedAt) {
+final class Frame {
 
 	private static final byte[] ID = "id: ".getBytes(StandardCharsets.UTF_8);
 
@@ -30,6 +27,46 @@ record Frame(byte[] bytes, long publishedAt) {
 	private static final byte[] DATA = "\ndata: ".getBytes(StandardCharsets.UTF_8);
 
 	static final Frame HEARTBEAT = new Frame(": heartbeat\n\n".getBytes(StandardCharsets.UTF_8), 0);
+
+	private final byte[] bytes;
+
+	private final long publishedAt;
+
+	/** Made on first use: most frames go to no compressed stream. */
+	private volatile Deflated deflated;
+
+	/**
+	 * A frame.
+	 * @param bytes the frame, ending with a blank line
+	 * @param publishedAt when its event was published (epoch milliseconds), 0 for frames
+	 * that carry no event
+	 */
+	Frame(byte[] bytes, long publishedAt) {
+		this.bytes = bytes;
+		this.publishedAt = publishedAt;
+	}
+
+	byte[] bytes() {
+		return this.bytes;
+	}
+
+	long publishedAt() {
+		return this.publishedAt;
+	}
+
+	/**
+	 * The frame compressed on its own, once for every connection: two threads that ask at
+	 * once may both compress it, and either result serves.
+	 * @return the compressed frame
+	 */
+	Deflated deflated() {
+		Deflated known = this.deflated;
+		if (known == null) {
+			known = Deflated.of(this.bytes);
+			this.deflated = known;
+		}
+		return known;
+	}
 
 	/**
 	 * The heartbeat's bytes once, outside the heap, for every connection: a heap frame is
@@ -69,6 +106,21 @@ record Frame(byte[] bytes, long publishedAt) {
 			return netty.wrap(held.counted(this.bytes));
 		}
 		return buffer(buffers);
+	}
+
+	/**
+	 * Bytes made for one connection (its compressed stream) as a buffer to write to it,
+	 * counted in the connection's buffer like a frame's.
+	 * @param bytes the bytes
+	 * @param buffers the connection's buffers
+	 * @param held what the connection holds
+	 * @return the buffer
+	 */
+	static DataBuffer buffer(byte[] bytes, DataBufferFactory buffers, ClientBuffer held) {
+		if (buffers instanceof NettyDataBufferFactory netty) {
+			return netty.wrap(held.counted(bytes));
+		}
+		return buffers.wrap(bytes);
 	}
 
 	/**

@@ -12,9 +12,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiFunction;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -125,6 +127,10 @@ public class StreamController {
 		this.followers = followers;
 		this.properties = properties;
 		this.metrics = new DeliveryMetrics(CHANNEL, meters);
+		FunctionCounter.builder("streamgate.sse.compressions", Deflated.COMPRESSIONS, LongAdder::sum)
+			.description("Frames compressed for compressed streams: once per frame, whatever the number of "
+					+ "connections that receive it")
+			.register(meters);
 	}
 
 	@GetMapping(path = "/api/v1/stream/{topicId}",
@@ -132,7 +138,8 @@ public class StreamController {
 					AXWAY_SNAPSHOT_ONLY, AXWAY_EVENT })
 	@Operation(summary = "Stream a topic",
 			description = "Events: snapshot, patch, event, problem (a problem JSON). Each data event has an id: its resume cursor. "
-					+ "The stream starts with a retry line and sends a heartbeat comment every streamgate.sse.heartbeat.")
+					+ "The stream starts with a retry line and sends a heartbeat comment every streamgate.sse.heartbeat. "
+					+ "Accept-Encoding: gzip or deflate gives a compressed stream, each event flushed at once.")
 	@ApiResponse(responseCode = "200", description = "The stream",
 			content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string")))
 	@ProblemResponses({ 400, 401, 403, 404, 406, 429, 503 })
@@ -272,6 +279,13 @@ public class StreamController {
 		response.getHeaders().setCacheControl("no-cache");
 		// NGINX: pass each event through at once.
 		response.getHeaders().set("X-Accel-Buffering", "no");
+		response.getHeaders().add(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
+		StreamCompressor.Encoding encoding = StreamCompressor.Encoding
+			.negotiate(exchange.getRequest().getHeaders().get(HttpHeaders.ACCEPT_ENCODING));
+		StreamCompressor compressor = (encoding != null) ? new StreamCompressor(encoding) : null;
+		if (encoding != null) {
+			response.getHeaders().set(HttpHeaders.CONTENT_ENCODING, encoding.token());
+		}
 		DataBufferFactory buffers = response.bufferFactory();
 		// The stream is counted from its subscription to its end: a connection that
 		// closes before the response is written (during an asynchronous token check,
@@ -313,14 +327,22 @@ public class StreamController {
 		// for a lone event.
 		long startedAt = System.nanoTime();
 		long[] sent = { 0 };
-		return response.writeWith(frames.map((frame) -> {
+		Flux<DataBuffer> written = frames.map((frame) -> {
 			if (frame.carriesEvent()) {
 				this.metrics.written(frame.publishedAt());
 			}
-			DataBuffer buffer = frame.buffer(buffers, held);
+			DataBuffer buffer = (compressor != null) ? Frame.buffer(compressor.next(frame), buffers, held)
+					: frame.buffer(buffers, held);
 			sent[0] += buffer.readableByteCount();
 			return buffer;
-		}).doFinally((signal) -> {
+		});
+		if (compressor != null) {
+			// A stream that ends (token expired, topic deleted, shutdown) ends its
+			// compressed
+			// stream too; one the client closed needs nothing more.
+			written = written.concatWith(Mono.fromSupplier(() -> buffers.wrap(compressor.finish())));
+		}
+		return response.writeWith(written.doFinally((signal) -> {
 			held.close();
 			this.accessLog.ended(exchange.getRequest().getRemoteAddress(), exchange.getRequest().getURI(), 200, sent[0],
 					startedAt);
