@@ -183,8 +183,10 @@ func main() {
 	jwtKey := flag.String("jwt-key", "", "with -hub mercure: the hub's publisher JWT key (HS256)")
 	slowFile := flag.String("slow", "", "write the measured deliveries slower than -slow-over to this file")
 	slowOver := flag.Duration("slow-over", 10*time.Millisecond, "with -slow: the latency from which a delivery is written")
-	payloadKind := flag.String("payload", "pad", "pad (the size filled with one repeated letter) or items (a JSON "+
-		"document of {\"id\":n,\"value\":<random 9 digits>} items, like the reference table's documents, new values every event)")
+	payloadKind := flag.String("payload", "pad", "pad (the size filled with one repeated letter), items (a JSON "+
+		"document of {\"id\":n,\"value\":<random 9 digits>} items, like the reference table's documents, new values "+
+		"every event) or document (snapshot topics of such a document, 20% of its values renewed by each publication, "+
+		"as the reference table's mock source does: clients receive the patches)")
 	flag.StringVar(&encoding, "encoding", "", "SSE clients ask for a compressed stream: gzip or deflate (Accept-Encoding)")
 	flag.Parse()
 	if *slowFile != "" {
@@ -232,7 +234,7 @@ func main() {
 	}
 	var createSecs float64
 	if *create {
-		createSecs = createTopics(*url, *topics, name)
+		createSecs = createTopics(*url, *topics, name, *payloadKind == "document")
 	}
 	for i := 0; i < *clients; i++ {
 		names := make([]string, *perClient)
@@ -278,6 +280,7 @@ func main() {
 	}
 
 	padding := strings.Repeat("x", max(0, *size-72))
+	documents := &documentSet{byTopic: map[string]*document{}}
 	publisher := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	var published, sequence int64
 	publish := func() {
@@ -285,7 +288,9 @@ func main() {
 		target := name(int(seq))
 		sent := time.Now().UnixMicro()
 		var body string
-		if *payloadKind == "items" {
+		if *payloadKind == "document" {
+			body = documents.next(target, *size, sent)
+		} else if *payloadKind == "items" {
 			body = fmt.Sprintf(`{"sentAt":%d,"bucket":%d,"items":%s}`, sent, seq%int64(max(*filters, 1)), items(*size))
 		} else {
 			body = fmt.Sprintf(`{"sentAt":%d,"bucket":%d,"pad":"%s"}`, sent, seq%int64(max(*filters, 1)),
@@ -510,14 +515,21 @@ func (w *window) holds(sent int64) bool {
 
 var marker = []byte(`"sentAt":`)
 
+// patchMarker finds the send time in a patch of a document (-payload document).
+var patchMarker = []byte(`"/sentAt","value":`)
+
 // stamped records the latency of a received event from the "sentAt" in its data; it
 // reports whether there was one.
 func stamped(data []byte, now int64, hist *histogram, delivered *int64, measuring *window) bool {
+	found := marker
 	i := bytes.Index(data, marker)
 	if i < 0 {
-		return false
+		found = patchMarker
+		if i = bytes.Index(data, patchMarker); i < 0 {
+			return false
+		}
 	}
-	rest := data[i+len(marker):]
+	rest := data[i+len(found):]
 	j := bytes.IndexAny(rest, ",}")
 	sent, err := strconv.ParseInt(string(rest[:j]), 10, 64)
 	if err == nil && measuring.holds(sent) {
@@ -709,7 +721,11 @@ func rssMiB(pid int) float64 {
 }
 
 // createTopics creates the event topics 32 at a time and answers how long it took.
-func createTopics(url string, topics int, name func(int) string) float64 {
+func createTopics(url string, topics int, name func(int) string, snapshot bool) float64 {
+	kind := ""
+	if snapshot {
+		kind = `,"payloadType":"snapshot"`
+	}
 	start := time.Now()
 	ids := make(chan string)
 	var wg sync.WaitGroup
@@ -720,7 +736,7 @@ func createTopics(url string, topics int, name func(int) string) float64 {
 			defer wg.Done()
 			for id := range ids {
 				resp, err := creator.Post(url+"/api/v1/topics", "application/json",
-					strings.NewReader(`{"id":"`+id+`"}`))
+					strings.NewReader(`{"id":"`+id+`"`+kind+`}`))
 				if err != nil {
 					fmt.Fprintln(os.Stderr, "create:", err)
 					continue
@@ -808,5 +824,43 @@ func items(size int) string {
 		fmt.Fprintf(&out, `{"id":%d,"value":%d}`, id, 100_000_000+rand.Int63n(900_000_000))
 	}
 	out.WriteByte(']')
+	return out.String()
+}
+
+// documentSet holds the document of each snapshot topic (-payload document).
+type documentSet struct {
+	mu      sync.Mutex
+	byTopic map[string]*document
+}
+
+type document struct{ values []int64 }
+
+// next renews a fifth of the topic's values (all of them the first time) and returns the whole
+// document with its send time, as the reference table's mock source serves it.
+func (set *documentSet) next(topic string, size int, sent int64) string {
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	doc, ok := set.byTopic[topic]
+	if !ok {
+		doc = &document{values: make([]int64, max(1, size/30))}
+		for i := range doc.values {
+			doc.values[i] = 100_000_000 + rand.Int63n(900_000_000)
+		}
+		set.byTopic[topic] = doc
+	} else {
+		for n := 0; n < len(doc.values)/5; n++ {
+			doc.values[rand.Intn(len(doc.values))] = 100_000_000 + rand.Int63n(900_000_000)
+		}
+	}
+	var out strings.Builder
+	out.Grow(size + 64)
+	fmt.Fprintf(&out, `{"sentAt":%d,"items":[`, sent)
+	for id, value := range doc.values {
+		if id > 0 {
+			out.WriteByte(',')
+		}
+		fmt.Fprintf(&out, `{"id":%d,"value":%d}`, id, value)
+	}
+	out.WriteString("]}")
 	return out.String()
 }

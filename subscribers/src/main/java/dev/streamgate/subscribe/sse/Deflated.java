@@ -22,10 +22,8 @@ import java.util.zip.Deflater;
  */
 record Deflated(byte[] segment, int length, int crc32, int adler32, int[] crc32Shift) {
 
-	/** zlib's default: most of level 9's ratio at a fraction of its cost. */
-	private static final int LEVEL = 6;
-
-	private static final ThreadLocal<Deflater> DEFLATERS = ThreadLocal.withInitial(() -> new Deflater(LEVEL, true));
+	private static final ThreadLocal<Deflater> DEFLATERS = ThreadLocal
+		.withInitial(() -> new Deflater(Deflater.DEFAULT_COMPRESSION, true));
 
 	private static final ThreadLocal<byte[]> CHUNKS = ThreadLocal.withInitial(() -> new byte[16 * 1024]);
 
@@ -38,11 +36,13 @@ record Deflated(byte[] segment, int length, int crc32, int adler32, int[] crc32S
 	/**
 	 * Compresses a frame.
 	 * @param bytes the frame
+	 * @param level the deflate level, 1 to 9
 	 * @return the segment and the frame's checksums
 	 */
-	static Deflated of(byte[] bytes) {
+	static Deflated of(byte[] bytes, int level) {
 		Deflater deflater = DEFLATERS.get();
 		deflater.reset();
+		deflater.setLevel(level);
 		deflater.setInput(bytes);
 		byte[] chunk = CHUNKS.get();
 		ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length / 3 + 32);

@@ -55,15 +55,22 @@ final class Frame {
 	}
 
 	/**
-	 * The frame compressed on its own, once for every connection: two threads that ask at
-	 * once may both compress it, and either result serves.
+	 * The frame compressed on its own, once for every connection. The event loops of a
+	 * topic's connections ask for it at the same moment: one compresses, the others wait
+	 * for it rather than compress it again.
+	 * @param level the deflate level of the node's compressed streams
 	 * @return the compressed frame
 	 */
-	Deflated deflated() {
+	Deflated deflated(int level) {
 		Deflated known = this.deflated;
 		if (known == null) {
-			known = Deflated.of(this.bytes);
-			this.deflated = known;
+			synchronized (this) {
+				known = this.deflated;
+				if (known == null) {
+					known = Deflated.of(this.bytes, level);
+					this.deflated = known;
+				}
+			}
 		}
 		return known;
 	}

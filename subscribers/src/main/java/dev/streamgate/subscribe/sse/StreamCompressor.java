@@ -5,11 +5,11 @@ import java.util.Locale;
 
 /**
  * One connection's compressed stream ({@code Content-Encoding: gzip} or {@code deflate}):
- * the format's header once, then each frame's shared segment ({@link Frame#deflated()}),
- * and when the stream ends the last block and the format's trailer, its checksum kept
- * from the frames' own without compressing or reading them again. What a connection pays
- * per frame is a checksum step; the compression itself is done once per frame for every
- * connection.
+ * the format's header once, then each frame's shared segment
+ * ({@link Frame#deflated(int)}), and when the stream ends the last block and the format's
+ * trailer, its checksum kept from the frames' own without compressing or reading them
+ * again. What a connection pays per frame is a checksum step; the compression itself is
+ * done once per frame for every connection.
  */
 final class StreamCompressor {
 
@@ -24,6 +24,8 @@ final class StreamCompressor {
 
 	private final Encoding encoding;
 
+	private final int level;
+
 	private boolean started;
 
 	private int crc32;
@@ -32,8 +34,14 @@ final class StreamCompressor {
 
 	private long length;
 
-	StreamCompressor(Encoding encoding) {
+	/**
+	 * A compressed stream.
+	 * @param encoding its coding
+	 * @param level the deflate level its frames are compressed at (once for every stream)
+	 */
+	StreamCompressor(Encoding encoding, int level) {
 		this.encoding = encoding;
+		this.level = level;
 	}
 
 	/**
@@ -42,7 +50,7 @@ final class StreamCompressor {
 	 * @return its segment, after the header for the first frame
 	 */
 	byte[] next(Frame frame) {
-		Deflated deflated = frame.deflated();
+		Deflated deflated = frame.deflated(this.level);
 		this.crc32 = deflated.crc32After(this.crc32);
 		this.adler32 = deflated.adler32After(this.adler32);
 		this.length += deflated.length();

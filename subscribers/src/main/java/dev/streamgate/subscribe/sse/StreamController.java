@@ -282,7 +282,8 @@ public class StreamController {
 		response.getHeaders().add(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
 		StreamCompressor.Encoding encoding = StreamCompressor.Encoding
 			.negotiate(exchange.getRequest().getHeaders().get(HttpHeaders.ACCEPT_ENCODING));
-		StreamCompressor compressor = (encoding != null) ? new StreamCompressor(encoding) : null;
+		StreamCompressor compressor = (encoding != null)
+				? new StreamCompressor(encoding, this.properties.compressionLevel()) : null;
 		if (encoding != null) {
 			response.getHeaders().set(HttpHeaders.CONTENT_ENCODING, encoding.token());
 		}

@@ -52,7 +52,7 @@ class StreamCompressorTests {
 	}
 
 	private static byte[] stream(Encoding encoding, List<Frame> frames, boolean finished) {
-		StreamCompressor compressor = new StreamCompressor(encoding);
+		StreamCompressor compressor = new StreamCompressor(encoding, 6);
 		ByteArrayOutputStream out = new ByteArrayOutputStream();
 		frames.forEach((frame) -> out.writeBytes(compressor.next(frame)));
 		if (finished) {
@@ -96,7 +96,7 @@ class StreamCompressorTests {
 	@Test
 	void eachFrameDecodesAsSoonAsItsSegmentArrives() throws Exception {
 		List<Frame> frames = frames();
-		StreamCompressor compressor = new StreamCompressor(Encoding.DEFLATE);
+		StreamCompressor compressor = new StreamCompressor(Encoding.DEFLATE, 6);
 		Inflater inflater = new Inflater();
 		byte[] out = new byte[200_000];
 		for (Frame frame : frames) {
@@ -117,7 +117,7 @@ class StreamCompressorTests {
 		long before = Deflated.COMPRESSIONS.sum();
 		List<byte[]> streams = new ArrayList<>();
 		for (int connection = 0; connection < 100; connection++) {
-			StreamCompressor compressor = new StreamCompressor(Encoding.GZIP);
+			StreamCompressor compressor = new StreamCompressor(Encoding.GZIP, 6);
 			ByteArrayOutputStream out = new ByteArrayOutputStream();
 			out.writeBytes(compressor.next(shared));
 			out.writeBytes(compressor.finish());
@@ -129,7 +129,7 @@ class StreamCompressorTests {
 				assertThat(in.readAllBytes()).isEqualTo(shared.bytes());
 			}
 		}
-		assertThat(shared.deflated().segment().length).isLessThan(shared.bytes().length / 3);
+		assertThat(shared.deflated(6).segment().length).isLessThan(shared.bytes().length / 3);
 	}
 
 	@Test
