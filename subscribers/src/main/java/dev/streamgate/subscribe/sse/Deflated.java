@@ -1,10 +1,10 @@
 package dev.streamgate.subscribe.sse;
 
-import java.io.ByteArrayOutputStream;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.zip.Adler32;
 import java.util.zip.CRC32;
-import java.util.zip.Deflater;
+
+import dev.streamgate.subscribe.follow.Deflating;
 
 /**
  * One frame compressed on its own, for every connection that asked for a compressed
@@ -22,11 +22,6 @@ import java.util.zip.Deflater;
  */
 record Deflated(byte[] segment, int length, int crc32, int adler32, int[] crc32Shift) {
 
-	private static final ThreadLocal<Deflater> DEFLATERS = ThreadLocal
-		.withInitial(() -> new Deflater(Deflater.DEFAULT_COMPRESSION, true));
-
-	private static final ThreadLocal<byte[]> CHUNKS = ThreadLocal.withInitial(() -> new byte[16 * 1024]);
-
 	/** Frames compressed on this node, for the count per event that a metric shows. */
 	static final LongAdder COMPRESSIONS = new LongAdder();
 
@@ -40,24 +35,13 @@ record Deflated(byte[] segment, int length, int crc32, int adler32, int[] crc32S
 	 * @return the segment and the frame's checksums
 	 */
 	static Deflated of(byte[] bytes, int level) {
-		Deflater deflater = DEFLATERS.get();
-		deflater.reset();
-		deflater.setLevel(level);
-		deflater.setInput(bytes);
-		byte[] chunk = CHUNKS.get();
-		ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length / 3 + 32);
-		int written;
-		do {
-			written = deflater.deflate(chunk, 0, chunk.length, Deflater.SYNC_FLUSH);
-			out.write(chunk, 0, written);
-		}
-		while (written == chunk.length || !deflater.needsInput());
+		byte[] segment = Deflating.syncFlushed(bytes, level);
 		COMPRESSIONS.increment();
 		CRC32 crc = new CRC32();
 		crc.update(bytes);
 		Adler32 adler = new Adler32();
 		adler.update(bytes);
-		return new Deflated(out.toByteArray(), bytes.length, (int) crc.getValue(), (int) adler.getValue(),
+		return new Deflated(segment, bytes.length, (int) crc.getValue(), (int) adler.getValue(),
 				zerosOperator(bytes.length));
 	}
 

@@ -17,6 +17,9 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
 import io.micrometer.core.instrument.Counter;
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http.websocketx.TextWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.extensions.WebSocketExtension;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.internal.ThreadExecutorMap;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -73,6 +76,9 @@ final class TopicSocket {
 	static final CloseStatus TOKEN_EXPIRED = new CloseStatus(4401,
 			"token expired: reconnect with a fresh token and your last ids");
 
+	/** The payload of a message sent as its Netty frame. */
+	private static final byte[] EMPTY = new byte[0];
+
 	private final WebSocketSession session;
 
 	/** Replaced by a refresh, on the event loop. */
@@ -104,11 +110,15 @@ final class TopicSocket {
 	/** The bytes of the messages sent, for the access log. */
 	private long sent;
 
+	/** Whether the connection negotiated permessage-deflate. */
+	private final boolean deflate;
+
 	TopicSocket(WebSocketSession session, Principal principal, TopicSockets sockets) {
 		this.session = session;
 		this.principal = principal;
 		this.sockets = sockets;
 		this.held = sockets.buffers().open(sockets.properties().clientQueue(), sockets.unwritten(session));
+		this.deflate = PerMessageDeflate.negotiated(sockets.channel(session));
 	}
 
 	Mono<Void> run() {
@@ -288,8 +298,7 @@ final class TopicSocket {
 					.onErrorResume(SlowSubscriberException.class,
 							(ex) -> this.session.close(SLOW).then(Mono.<WebSocketMessage>empty()))
 					// Any other end of one topic's subscription is that topic's problem.
-					.onErrorResume((ex) -> Mono.just(new WebSocketMessage(WebSocketMessage.Type.TEXT,
-							this.session.bufferFactory().wrap(problem(topic.id(), streamgate(ex)))))),
+					.onErrorResume((ex) -> Mono.just(text(problem(topic.id(), streamgate(ex)), null))),
 				sockets.followers()::release);
 	}
 
@@ -298,11 +307,34 @@ final class TopicSocket {
 			delivered.increment();
 			this.sockets.metrics().written(followed.publishedAt());
 		}
-		byte[] bytes = followed.encoded(WsEncoder.INSTANCE);
-		DataBuffer buffer = (this.session.bufferFactory() instanceof NettyDataBufferFactory netty)
-				? netty.wrap(this.held.counted(bytes)) : this.session.bufferFactory().wrap(bytes);
+		WsMessage message = followed.encoded(WsEncoder.INSTANCE);
+		return text(message.text(), message);
+	}
+
+	/**
+	 * A text message to send, its bytes counted in the connection's buffer. On a
+	 * connection that negotiated permessage-deflate every message goes out compressed by
+	 * the gateway, in a frame whose RSV1 bit is set, which Netty's own compressor leaves
+	 * as it is: an event's message compressed once for every connection ({@code shared}),
+	 * a message of this connection's own compressed for it alone.
+	 * @param text the message
+	 * @param shared the event's message, or {@code null} for one of this connection's own
+	 * @return the message
+	 */
+	private WebSocketMessage text(byte[] text, WsMessage shared) {
+		int level = this.sockets.properties().compressionLevel();
+		byte[] bytes = !this.deflate ? text
+				: (shared != null) ? shared.deflated(level) : WsMessage.deflate(text, level);
 		this.sent += bytes.length;
-		return new WebSocketMessage(WebSocketMessage.Type.TEXT, buffer);
+		if (!(this.session.bufferFactory() instanceof NettyDataBufferFactory netty)) {
+			return new WebSocketMessage(WebSocketMessage.Type.TEXT, this.session.bufferFactory().wrap(bytes));
+		}
+		ByteBuf content = this.held.counted(bytes);
+		if (!this.deflate) {
+			return new WebSocketMessage(WebSocketMessage.Type.TEXT, netty.wrap(content));
+		}
+		return new WebSocketMessage(WebSocketMessage.Type.TEXT, netty.wrap(EMPTY),
+				new TextWebSocketFrame(true, WebSocketExtension.RSV1, content));
 	}
 
 	private void unsubscribe(String topicId) {
@@ -358,9 +390,7 @@ final class TopicSocket {
 
 	/** Sends a message of the connection's own: from the event loop or a timer alike. */
 	private void reply(byte[] message) {
-		this.replies.emitNext(
-				new WebSocketMessage(WebSocketMessage.Type.TEXT, this.session.bufferFactory().wrap(message)),
-				Sinks.EmitFailureHandler.busyLooping(Duration.ofSeconds(1)));
+		this.replies.emitNext(text(message, null), Sinks.EmitFailureHandler.busyLooping(Duration.ofSeconds(1)));
 	}
 
 	/** One topic's subscription: what it follows, and how to end it. */

@@ -5,8 +5,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelId;
@@ -70,6 +72,10 @@ final class TopicSockets implements WebSocketHandler, SmartLifecycle {
 		this.access = access;
 		this.properties = properties;
 		this.metrics = new DeliveryMetrics(CHANNEL, meters);
+		FunctionCounter.builder("streamgate.ws.compressions", WsMessage.COMPRESSIONS, LongAdder::sum)
+			.description("Messages compressed for connections that negotiated permessage-deflate: an event's "
+					+ "once, whatever the number of connections that receive it")
+			.register(meters);
 	}
 
 	/**
@@ -96,9 +102,18 @@ final class TopicSockets implements WebSocketHandler, SmartLifecycle {
 	 * @return the reader; 0 always when its connection is not known
 	 */
 	LongSupplier unwritten(WebSocketSession session) {
-		Channel channel = (session instanceof ReactorNettyWebSocketSession netty)
-				? this.upgrading.get(netty.getChannelId()) : null;
+		Channel channel = channel(session);
 		return (channel != null) ? Connections.unwritten(channel) : () -> 0;
+	}
+
+	/**
+	 * A session's connection, as its upgrade request remembered it.
+	 * @param session the session
+	 * @return the channel, or {@code null} when it is not known
+	 */
+	Channel channel(WebSocketSession session) {
+		return (session instanceof ReactorNettyWebSocketSession netty) ? this.upgrading.get(netty.getChannelId())
+				: null;
 	}
 
 	void opened(TopicSocket socket) {

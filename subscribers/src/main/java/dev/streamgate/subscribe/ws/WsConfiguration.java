@@ -9,8 +9,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.web.reactive.HandlerMapping;
+import org.springframework.web.reactive.config.WebFluxConfigurer;
 import org.springframework.web.reactive.handler.SimpleUrlHandlerMapping;
+import org.springframework.web.reactive.socket.server.WebSocketService;
+import org.springframework.web.reactive.socket.server.support.HandshakeWebSocketService;
+import org.springframework.web.reactive.socket.server.upgrade.ReactorNettyRequestUpgradeStrategy;
 import org.springframework.web.server.WebFilter;
+import reactor.netty.http.server.WebsocketServerSpec;
 
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
@@ -45,6 +50,21 @@ public class WsConfiguration {
 	@Bean
 	HandlerMapping topicSocketsMapping(TopicSockets topicSockets) {
 		return new SimpleUrlHandlerMapping(Map.of(TopicSockets.PATH, topicSockets), Ordered.HIGHEST_PRECEDENCE);
+	}
+
+	/**
+	 * WebSocket upgrades through Reactor Netty, with permessage-deflate offered to the
+	 * clients that ask for it unless {@code streamgate.ws.compression} is off.
+	 */
+	@Bean
+	WebFluxConfigurer webSocketCompression(WsProperties properties) {
+		return new WebFluxConfigurer() {
+			@Override
+			public WebSocketService getWebSocketService() {
+				return new HandshakeWebSocketService(new ReactorNettyRequestUpgradeStrategy(
+						() -> WebsocketServerSpec.builder().compress(properties.compression())));
+			}
+		};
 	}
 
 	@Bean

@@ -13,7 +13,7 @@ import dev.streamgate.subscribe.follow.Followed;
  * "data"}}, once per event for every connection that writes it. {@code data} is the
  * event's JSON as stored, not parsed again.
  */
-final class WsEncoder extends Encoder<byte[]> {
+final class WsEncoder extends Encoder<WsMessage> {
 
 	static final WsEncoder INSTANCE = new WsEncoder();
 
@@ -21,10 +21,10 @@ final class WsEncoder extends Encoder<byte[]> {
 	}
 
 	@Override
-	protected byte[] encode(Followed followed) {
+	protected WsMessage encode(Followed followed) {
 		String time = (followed.publishedAt() > 0) ? Instant.ofEpochMilli(followed.publishedAt()).toString() : null;
-		return message(followed.topicId(), followed.type().value(), followed.eventType(), followed.id(), time,
-				followed.data());
+		return new WsMessage(message(followed.topicId(), followed.type().value(), followed.eventType(), followed.id(),
+				time, followed.data()));
 	}
 
 	/**
