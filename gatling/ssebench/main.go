@@ -39,6 +39,7 @@ import (
 	"io"
 	"math"
 	"math/rand"
+	"net"
 	"net/http"
 	neturl "net/url"
 	"os"
@@ -187,7 +188,8 @@ func main() {
 		"document of {\"id\":n,\"value\":<random 9 digits>} items, like the reference table's documents, new values "+
 		"every event) or document (snapshot topics of such a document, 20% of its values renewed by each publication, "+
 		"as the reference table's mock source does: clients receive the patches)")
-	flag.StringVar(&encoding, "encoding", "", "SSE clients ask for a compressed stream: gzip or deflate (Accept-Encoding)")
+	flag.StringVar(&encoding, "encoding", "", "SSE clients ask for a compressed stream: gzip or deflate (Accept-Encoding); "+
+		"WebSocket clients (-channel ws), for any value, offer permessage-deflate")
 	flag.Parse()
 	if *slowFile != "" {
 		file, err := os.Create(*slowFile)
@@ -333,7 +335,11 @@ func main() {
 		go publish()
 	}
 	measuring.open(time.Now().UnixMicro())
-	wireStart, compressionsStart := wireBytes.Load(), counter(*url, "streamgate_sse_compressions_total")
+	compressions := "streamgate_sse_compressions_total"
+	if *channel == "ws" {
+		compressions = "streamgate_ws_compressions_total"
+	}
+	wireStart, compressionsStart := wireBytes.Load(), counter(*url, compressions)
 	cpuStart, threadsStart := cpuTicks(*pid), threadTicks(*pid)
 	selfStart := cpuTicks(os.Getpid())
 	pidStart := samplePids(pids)
@@ -360,7 +366,7 @@ func main() {
 	}
 	elapsed := time.Since(start).Seconds()
 	measuring.close(time.Now().UnixMicro())
-	wireEnd, compressionsEnd := wireBytes.Load(), counter(*url, "streamgate_sse_compressions_total")
+	wireEnd, compressionsEnd := wireBytes.Load(), counter(*url, compressions)
 	cpuEnd, threadsEnd := cpuTicks(*pid), threadTicks(*pid)
 	selfEnd := cpuTicks(os.Getpid())
 	cpuByPid, cpuByPidNoJit := pidPercents(pids, pidStart, samplePids(pids), time.Since(start).Seconds())
@@ -569,7 +575,12 @@ func (l *slowLog) flush() {
 func subscribeWS(base string, topics []string, hist *histogram, delivered, disconnects *int64,
 	measuring *window, ready *sync.WaitGroup) {
 	ctx := context.Background()
-	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/api/v1/ws", nil)
+	options := &websocket.DialOptions{HTTPClient: wsClient, CompressionMode: websocket.CompressionDisabled}
+	if encoding != "" {
+		// permessage-deflate, each message compressed on its own, as the gateway sends them.
+		options.CompressionMode = websocket.CompressionNoContextTakeover
+	}
+	conn, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/api/v1/ws", options)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "subscribe:", err)
 		ready.Done()
@@ -863,4 +874,23 @@ func (set *documentSet) next(topic string, size int, sent int64) string {
 	}
 	out.WriteString("]}")
 	return out.String()
+}
+
+// wsClient dials WebSocket connections whose reads count in wireBytes.
+var wsClient = &http.Client{Transport: &http.Transport{
+	DialContext: func(ctx context.Context, network, address string) (net.Conn, error) {
+		conn, err := (&net.Dialer{}).DialContext(ctx, network, address)
+		if err != nil {
+			return nil, err
+		}
+		return countingConn{conn}, nil
+	},
+}}
+
+type countingConn struct{ net.Conn }
+
+func (c countingConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	wireBytes.Add(int64(n))
+	return n, err
 }

@@ -367,7 +367,8 @@ public class AsyncApiController {
 			.put("description",
 					"Several topics on one connection. The server closes it with 4008 when it does not keep up, "
 							+ "4401 when its token expires (refresh it before: token-expiring, then refresh) and 1001 "
-							+ "when the node shuts down; resume with each topic's last id.")
+							+ "when the node shuts down; resume with each topic's last id. Clients that offer "
+							+ "permessage-deflate get every message compressed.")
 			.<ObjectNode>set("servers", JSON.arrayNode().add(ref("#/servers/" + WS_SERVER)))
 			.set("messages", messages);
 	}

@@ -1,9 +1,11 @@
 package dev.streamgate.stream;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,7 +13,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -88,11 +92,11 @@ class NginxIntegrationTests {
 			// Compressed streams pass NGINX untouched and still event by event.
 			Sse throughNginx = gzip ? Sse.compressed(proxy, h2c) : h2c ? Sse.h2c(proxy) : new Sse(proxy);
 			await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
-				new java.net.Socket("127.0.0.1", nginxPort).close();
+				new Socket("127.0.0.1", nginxPort).close();
 				return true;
 			});
 			List<ServerSentEvent<String>> received = new CopyOnWriteArrayList<>();
-			java.util.concurrent.CompletableFuture<Void> open = new java.util.concurrent.CompletableFuture<>();
+			CompletableFuture<Void> open = new CompletableFuture<>();
 			Disposable stream = throughNginx.all(path.formatted(topicId), null).subscribe((event) -> {
 				if (event.retry() != null) {
 					open.complete(null);
@@ -173,7 +177,7 @@ class NginxIntegrationTests {
 		try {
 			WebTestClient throughNginx = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + nginxPort).build();
 			await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
-				new java.net.Socket("127.0.0.1", nginxPort).close();
+				new Socket("127.0.0.1", nginxPort).close();
 				return true;
 			});
 			EventStorageProperties storage = new EventStorageProperties(12, Duration.ofDays(7));
@@ -229,18 +233,18 @@ class NginxIntegrationTests {
 	 * lower case.
 	 */
 	private static String responseHead(int port, String path) throws IOException {
-		try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+		try (Socket socket = new Socket("127.0.0.1", port)) {
 			socket.setSoTimeout(10_000);
 			socket.getOutputStream()
 				.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\r\n")
-					.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-			java.io.InputStream in = socket.getInputStream();
+					.getBytes(StandardCharsets.US_ASCII));
+			InputStream in = socket.getInputStream();
 			StringBuilder head = new StringBuilder();
 			int b;
 			while (!head.toString().endsWith("\r\n\r\n") && (b = in.read()) >= 0) {
 				head.append((char) b);
 			}
-			return head.toString().toLowerCase(java.util.Locale.ROOT);
+			return head.toString().toLowerCase(Locale.ROOT);
 		}
 	}
 

@@ -62,7 +62,12 @@ public class WsConfiguration {
 			@Override
 			public WebSocketService getWebSocketService() {
 				return new HandshakeWebSocketService(new ReactorNettyRequestUpgradeStrategy(
-						() -> WebsocketServerSpec.builder().compress(properties.compression())));
+						// Every message is compressed on its own: a client that asks the
+						// server to take no context over from one message to the next is
+						// served as it asks.
+						() -> WebsocketServerSpec.builder()
+							.compress(properties.compression())
+							.compressionAllowServerNoContext(true)));
 			}
 		};
 	}
