@@ -1,20 +1,16 @@
 package dev.streamgate.examples;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
@@ -23,6 +19,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.streamgate.support.BrowserScript;
 import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.ProcessLines;
 import dev.streamgate.support.RunningGateway;
 import dev.streamgate.support.TestKafka;
 
@@ -60,27 +57,13 @@ class ExamplesTests {
 			.as("standardwebhooks, installed by src/test/browser/ensure during the build")
 			.isDirectory();
 		byte[] key = new byte[32];
-		new java.security.SecureRandom().nextBytes(key);
+		new SecureRandom().nextBytes(key);
 		String secret = "whsec_" + Base64.getEncoder().encodeToString(key);
 		ProcessBuilder node = new ProcessBuilder("node", "server.mjs").directory(receiver.toFile())
 			.redirectErrorStream(true);
 		node.environment().putAll(Map.of("WEBHOOK_SECRET", secret, "PORT", "0"));
 		Process process = node.start();
-		List<String> lines = new CopyOnWriteArrayList<>();
-		Thread reader = new Thread(() -> {
-			try (BufferedReader output = new BufferedReader(
-					new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-				String line;
-				while ((line = output.readLine()) != null) {
-					lines.add(line);
-				}
-			}
-			catch (IOException ex) {
-				// the receiver stopped
-			}
-		});
-		reader.setDaemon(true);
-		reader.start();
+		List<String> lines = ProcessLines.of(process);
 		try {
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> lines.stream().anyMatch((line) -> line.startsWith("listening on ")));

@@ -1,16 +1,10 @@
 package dev.streamgate.stream;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -26,6 +20,8 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.ProcessLines;
+import dev.streamgate.support.RawHttp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -71,28 +67,8 @@ class CompressedStreamIntegrationTests {
 			.isAccepted();
 	}
 
-	/** A process whose output lines are collected as they come. */
-	private static List<String> lines(Process process) {
-		List<String> lines = new CopyOnWriteArrayList<>();
-		Thread reader = new Thread(() -> {
-			try (BufferedReader output = new BufferedReader(
-					new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-				String line;
-				while ((line = output.readLine()) != null) {
-					lines.add(line);
-				}
-			}
-			catch (IOException ex) {
-				// the process ended
-			}
-		});
-		reader.setDaemon(true);
-		reader.start();
-		return lines;
-	}
-
 	private Process python(String topicId, String encoding, String lastEventId) throws IOException {
-		List<String> command = new java.util.ArrayList<>(List.of("python3", "src/test/python/compressed_stream.py",
+		List<String> command = new ArrayList<>(List.of("python3", "src/test/python/compressed_stream.py",
 				"http://127.0.0.1:" + this.port + "/api/v1/stream/" + topicId, encoding));
 		if (lastEventId != null) {
 			command.add(lastEventId);
@@ -112,7 +88,7 @@ class CompressedStreamIntegrationTests {
 		Process live = python(topicId, encoding, null);
 		Process resumed = null;
 		try {
-			List<String> lines = lines(live);
+			List<String> lines = ProcessLines.of(live);
 			await().atMost(Duration.ofSeconds(20)).until(() -> lines.contains("content-encoding " + encoding));
 			// The stream is open once its retry line is written; give the subscription a
 			// moment.
@@ -124,7 +100,7 @@ class CompressedStreamIntegrationTests {
 			}
 			String second = events(lines).get(1).split(" ")[1];
 			resumed = python(topicId, encoding, second);
-			List<String> resumedLines = lines(resumed);
+			List<String> resumedLines = ProcessLines.of(resumed);
 			await().atMost(Duration.ofSeconds(20)).until(() -> events(resumedLines).size() == 3);
 			assertThat(events(resumedLines)).extracting((line) -> line.split(" ", 4)[3])
 				.allSatisfy((data) -> assertThat(data).startsWith("{\"n\":"))
@@ -168,25 +144,12 @@ class CompressedStreamIntegrationTests {
 		assertThat(head("/api/v1/stream?topic=compressed-plain", "gzip")).contains("content-encoding: gzip");
 	}
 
-	/** A stream's response head, read from a socket, in lower case. */
+	/** A stream's response head, in lower case. */
 	private String head(String path, String acceptEncoding) throws IOException {
-		try (Socket socket = new Socket("127.0.0.1", this.port)) {
-			socket.setSoTimeout(10_000);
-			OutputStream out = socket.getOutputStream();
-			out.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
-					+ ((acceptEncoding != null) ? "Accept-Encoding: " + acceptEncoding + "\r\n" : "") + "\r\n")
-				.getBytes(StandardCharsets.US_ASCII));
-			out.flush();
-			InputStream in = socket.getInputStream();
-			StringBuilder head = new StringBuilder();
-			while (!head.toString().endsWith("\r\n\r\n")) {
-				int b = in.read();
-				if (b < 0) {
-					break;
-				}
-				head.append((char) b);
-			}
-			return head.toString().toLowerCase(Locale.ROOT);
+		try (RawHttp connection = new RawHttp(this.port, Duration.ofSeconds(10))) {
+			connection.send("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
+					+ ((acceptEncoding != null) ? "Accept-Encoding: " + acceptEncoding + "\r\n" : "") + "\r\n");
+			return connection.readHeadLowerCase();
 		}
 	}
 

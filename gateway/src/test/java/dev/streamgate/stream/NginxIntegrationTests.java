@@ -1,7 +1,6 @@
 package dev.streamgate.stream;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -13,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -37,6 +35,7 @@ import reactor.core.Disposable;
 
 import dev.streamgate.core.event.EventStorageProperties;
 import dev.streamgate.support.GatewayKafka;
+import dev.streamgate.support.RawHttp;
 import dev.streamgate.support.Sse;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -233,18 +232,9 @@ class NginxIntegrationTests {
 	 * lower case.
 	 */
 	private static String responseHead(int port, String path) throws IOException {
-		try (Socket socket = new Socket("127.0.0.1", port)) {
-			socket.setSoTimeout(10_000);
-			socket.getOutputStream()
-				.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\r\n")
-					.getBytes(StandardCharsets.US_ASCII));
-			InputStream in = socket.getInputStream();
-			StringBuilder head = new StringBuilder();
-			int b;
-			while (!head.toString().endsWith("\r\n\r\n") && (b = in.read()) >= 0) {
-				head.append((char) b);
-			}
-			return head.toString().toLowerCase(Locale.ROOT);
+		try (RawHttp connection = new RawHttp(port, Duration.ofSeconds(10))) {
+			connection.send("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: gzip\r\n\r\n");
+			return connection.readHeadLowerCase();
 		}
 	}
 

@@ -90,6 +90,15 @@ public final class RawHttp implements Closeable {
 	}
 
 	/**
+	 * Reads an answer's status line and headers only (a stream's body never ends).
+	 * @return them, in lower case
+	 * @throws IOException when the connection fails or the answer does not come in time
+	 */
+	public String readHeadLowerCase() throws IOException {
+		return readHead().toLowerCase(Locale.ROOT);
+	}
+
+	/**
 	 * Reads until the gateway closes the connection.
 	 * @throws IOException when it does not close it in time
 	 * ({@link java.net.SocketTimeoutException})
