@@ -17,7 +17,7 @@ class KafkaBoundaryTests {
 		.resideOutsideOfPackage(BOUNDARY)
 		.should()
 		.dependOnClassesThat()
-		.resideInAnyPackage("org.apache.kafka..", "reactor.kafka..", "kafka..")
+		.resideInAnyPackage("org.apache.kafka..", "kafka..")
 		.because("the rest of streamgate speaks TopicStore and EventLog, so Kafka clients can change in one place");
 
 }

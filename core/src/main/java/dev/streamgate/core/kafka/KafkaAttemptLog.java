@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import reactor.core.publisher.Mono;
-import reactor.kafka.sender.KafkaSender;
 
 import dev.streamgate.core.webhook.Attempt;
 import dev.streamgate.core.webhook.AttemptLog;
@@ -30,9 +29,9 @@ public final class KafkaAttemptLog implements AttemptLog, AutoCloseable {
 
 	private final Map<String, Deque<Attempt>> attempts = new ConcurrentHashMap<>();
 
-	KafkaAttemptLog(KafkaClients clients, KafkaSender<String, byte[]> sender) {
+	KafkaAttemptLog(KafkaClients clients, KafkaWriter writer) {
 		String topic = clients.properties().topicPrefix() + "attempts";
-		this.log = new KafkaConfigLog(topic, clients, clients.bulkConsumer(topic), sender, this::apply);
+		this.log = new KafkaConfigLog(topic, clients, clients.bulkConsumer(topic), writer, this::apply);
 	}
 
 	/** Starts reading the attempts, on a node that serves them. */

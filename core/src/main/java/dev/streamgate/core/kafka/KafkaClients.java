@@ -15,10 +15,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Utils;
-import reactor.core.publisher.Flux;
-import reactor.core.scheduler.Schedulers;
-import reactor.kafka.sender.KafkaSender;
-import reactor.kafka.sender.SenderOptions;
 
 /**
  * Client settings shared by everything that talks to Kafka, with what the design relies
@@ -162,20 +158,8 @@ public final class KafkaClients {
 		return config;
 	}
 
-	/**
-	 * Where the records of a transaction are handed to its producer. Reactor Kafka calls
-	 * {@code KafkaProducer.send} on the sender's own thread, but a transactional sender
-	 * makes its producer (and waits for Kafka to initialise its transactions) on the
-	 * thread that subscribes first: not an HTTP event loop.
-	 * @param records the records to send
-	 * @return the same records, emitted off the caller's thread
-	 */
-	static <T> Flux<T> offTheCallersThread(Flux<T> records) {
-		return records.subscribeOn(Schedulers.boundedElastic());
-	}
-
-	KafkaSender<String, byte[]> sender(String clientPurpose) {
-		return sender(producer(clientPurpose));
+	KafkaWriter writer(String clientPurpose) {
+		return KafkaWriter.of(clientPurpose, producer(clientPurpose));
 	}
 
 	/**
@@ -207,38 +191,18 @@ public final class KafkaClients {
 		return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
 	}
 
-	KafkaSender<String, byte[]> bulkSender(String clientPurpose) {
-		return sender(bulkProducer(clientPurpose));
+	KafkaWriter bulkWriter(String clientPurpose) {
+		return KafkaWriter.of(clientPurpose, bulkProducer(clientPurpose));
 	}
 
-	private static KafkaSender<String, byte[]> sender(Map<String, Object> config) {
-		KafkaSender<String, byte[]> sender = KafkaSender.create(options(config));
-		// Records are handed to KafkaProducer.send on the sender's own thread (so a send
-		// waiting for a new topic's metadata never holds an event loop), but the producer
-		// is made on the thread that subscribes first: make it now, on start-up's thread.
-		// Making a producer that is not transactional does not wait on Kafka.
-		sender.doOnProducer((producer) -> producer).block();
-		return sender;
-	}
-
-	private static SenderOptions<String, byte[]> options(Map<String, Object> config) {
-		return SenderOptions.<String, byte[]>create(config)
-			.withKeySerializer(new StringSerializer())
-			.withValueSerializer(new ByteArraySerializer());
-	}
-
-	KafkaSender<String, byte[]> transactionalSender(String clientPurpose) {
+	KafkaWriter transactionalWriter(String clientPurpose) {
 		Map<String, Object> config = producer(clientPurpose);
 		// Unique per process: a batch is one transaction, all of it visible or none.
-		// Under
-		// the topic prefix, as every other name streamgate gives Kafka, so that one set
-		// of
-		// prefixed ACLs covers it.
+		// Under the topic prefix, as every other name streamgate gives Kafka, so that one
+		// set of prefixed ACLs covers it.
 		config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG,
 				properties().topicPrefix() + clientPurpose + "-" + UUID.randomUUID());
-		// Made on first use, off the caller's thread (offTheCallersThread): its producer
-		// waits for Kafka.
-		return KafkaSender.create(options(config));
+		return KafkaWriter.transactional(clientPurpose, config);
 	}
 
 	Admin admin() {

@@ -25,8 +25,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.MonoSink;
-import reactor.kafka.sender.KafkaSender;
-import reactor.kafka.sender.SenderRecord;
 
 import dev.streamgate.core.problem.StreamgateException;
 
@@ -61,7 +59,7 @@ final class KafkaConfigLog implements AutoCloseable {
 
 	private final Map<String, Object> consumerConfig;
 
-	private final KafkaSender<String, byte[]> sender;
+	private final KafkaWriter writer;
 
 	private final Consumer<Entry> applier;
 
@@ -77,8 +75,8 @@ final class KafkaConfigLog implements AutoCloseable {
 
 	private volatile List<TopicPartition> partitions;
 
-	KafkaConfigLog(String topic, KafkaClients clients, KafkaSender<String, byte[]> sender, Consumer<Entry> applier) {
-		this(topic, clients, clients.followerConsumer(topic), sender, applier);
+	KafkaConfigLog(String topic, KafkaClients clients, KafkaWriter writer, Consumer<Entry> applier) {
+		this(topic, clients, clients.followerConsumer(topic), writer, applier);
 	}
 
 	/**
@@ -87,14 +85,14 @@ final class KafkaConfigLog implements AutoCloseable {
 	 * @param clients the clients
 	 * @param consumerConfig the settings of the reader (e.g.
 	 * {@link KafkaClients#bulkConsumer})
-	 * @param sender the sender of writes
+	 * @param writer the writer of records
 	 * @param applier applies each record, in offset order, on the reader's thread
 	 */
-	KafkaConfigLog(String topic, KafkaClients clients, Map<String, Object> consumerConfig,
-			KafkaSender<String, byte[]> sender, Consumer<Entry> applier) {
+	KafkaConfigLog(String topic, KafkaClients clients, Map<String, Object> consumerConfig, KafkaWriter writer,
+			Consumer<Entry> applier) {
 		this.topic = topic;
 		this.consumerConfig = consumerConfig;
-		this.sender = sender;
+		this.writer = writer;
 		this.applier = applier;
 		this.writeTimeout = clients.properties().writeTimeout();
 		this.thread = new ConsumerThread("streamgate-log-" + topic, this::run);
@@ -132,10 +130,8 @@ final class KafkaConfigLog implements AutoCloseable {
 	 * @return the offset of the record
 	 */
 	Mono<Long> write(String key, byte[] value) {
-		return bounded(this.sender.send(Mono.just(record(key, value)))
-			.next()
-			.flatMap((result) -> awaitRead(result.recordMetadata().partition(), result.recordMetadata().offset())
-				.thenReturn(result.recordMetadata().offset())));
+		return bounded(this.writer.send(record(key, value))
+			.flatMap((written) -> awaitRead(written.partition(), written.offset()).thenReturn(written.offset())));
 	}
 
 	/**
@@ -146,7 +142,7 @@ final class KafkaConfigLog implements AutoCloseable {
 	 * @return completes once acknowledged
 	 */
 	Mono<Void> append(String key, byte[] value) {
-		return bounded(this.sender.send(Mono.just(record(key, value))).then());
+		return bounded(this.writer.send(record(key, value)).then());
 	}
 
 	/**
@@ -159,8 +155,8 @@ final class KafkaConfigLog implements AutoCloseable {
 		if (values.isEmpty()) {
 			return Mono.empty();
 		}
-		return bounded(this.sender
-			.send(Flux.fromIterable(values.entrySet()).map((entry) -> record(entry.getKey(), entry.getValue())))
+		return bounded(this.writer
+			.sendAll(values.entrySet().stream().map((entry) -> record(entry.getKey(), entry.getValue())).toList())
 			.then());
 	}
 
@@ -181,15 +177,14 @@ final class KafkaConfigLog implements AutoCloseable {
 			}
 			int partition = KafkaClients.partitionOf(partitionKey, assigned.size());
 			ProducerRecord<String, byte[]> record = new ProducerRecord<>(this.topic, partition, key, value);
-			return this.sender.send(Mono.just(SenderRecord.create(record, key)))
-				.next()
-				.flatMap((result) -> awaitRead(partition, result.recordMetadata().offset())
-					.thenReturn(AnswerIndex.position(partition, result.recordMetadata().offset())));
+			return this.writer.send(record)
+				.flatMap((written) -> awaitRead(partition, written.offset())
+					.thenReturn(AnswerIndex.position(partition, written.offset())));
 		}));
 	}
 
-	private SenderRecord<String, byte[], String> record(String key, byte[] value) {
-		return SenderRecord.create(new ProducerRecord<>(this.topic, key, value), key);
+	private ProducerRecord<String, byte[]> record(String key, byte[] value) {
+		return new ProducerRecord<>(this.topic, key, value);
 	}
 
 	/**

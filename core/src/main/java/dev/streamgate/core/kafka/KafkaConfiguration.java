@@ -9,7 +9,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import reactor.core.publisher.Mono;
-import reactor.kafka.sender.KafkaSender;
 
 import dev.streamgate.core.event.EventStorageProperties;
 import dev.streamgate.core.event.IdempotencyStore;
@@ -43,15 +42,15 @@ public class KafkaConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	KafkaSender<String, byte[]> configSender(KafkaClients clients) {
-		return clients.sender("config");
+	KafkaWriter configWriter(KafkaClients clients) {
+		return clients.writer("config");
 	}
 
 	@Bean(destroyMethod = "close")
-	KafkaTopicStore topicStore(KafkaClients clients, Admin kafkaAdmin, KafkaSender<String, byte[]> configSender,
+	KafkaTopicStore topicStore(KafkaClients clients, Admin kafkaAdmin, KafkaWriter configWriter,
 			EventStorageProperties storage, KafkaBootstrap bootstrap) {
 		new ConfigTopics(kafkaAdmin, clients, storage).ensure(!bootstrap.isEmbedded());
-		KafkaTopicStore store = new KafkaTopicStore(clients, configSender);
+		KafkaTopicStore store = new KafkaTopicStore(clients, configWriter);
 		store.start();
 		// As Kafka Connect's config store does: start serving once the definitions are
 		// read.
@@ -65,14 +64,14 @@ public class KafkaConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	KafkaSender<String, byte[]> eventBatchSender(KafkaClients clients) {
-		return clients.transactionalSender("events-batch");
+	KafkaWriter eventBatchWriter(KafkaClients clients) {
+		return clients.transactionalWriter("events-batch");
 	}
 
 	@Bean
 	KafkaEventLog eventLog(Admin kafkaAdmin, KafkaClients clients, PublicationSenders eventSenders,
-			KafkaSender<String, byte[]> eventBatchSender, EventStorageProperties storage) {
-		return new KafkaEventLog(kafkaAdmin, clients, eventSenders, eventBatchSender, storage);
+			KafkaWriter eventBatchWriter, EventStorageProperties storage) {
+		return new KafkaEventLog(kafkaAdmin, clients, eventSenders, eventBatchWriter, storage);
 	}
 
 	@Bean(destroyMethod = "close")
@@ -81,17 +80,15 @@ public class KafkaConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	KafkaSnapshotStore snapshotStore(KafkaClients clients, KafkaSender<String, byte[]> configSender,
-			KafkaTopicStore topicStore) {
-		KafkaSnapshotStore store = new KafkaSnapshotStore(clients, configSender);
+	KafkaSnapshotStore snapshotStore(KafkaClients clients, KafkaWriter configWriter, KafkaTopicStore topicStore) {
+		KafkaSnapshotStore store = new KafkaSnapshotStore(clients, configWriter);
 		store.start();
 		return store;
 	}
 
 	@Bean(destroyMethod = "close")
-	KafkaWebhookStore webhookStore(KafkaClients clients, KafkaSender<String, byte[]> configSender,
-			KafkaTopicStore topicStore) {
-		KafkaWebhookStore store = new KafkaWebhookStore(clients, configSender);
+	KafkaWebhookStore webhookStore(KafkaClients clients, KafkaWriter configWriter, KafkaTopicStore topicStore) {
+		KafkaWebhookStore store = new KafkaWebhookStore(clients, configWriter);
 		store.start();
 		// As the topic store: every role that reads registrations serves them once read.
 		store.awaitCaughtUp(clients.properties().startupTimeout());
@@ -104,14 +101,14 @@ public class KafkaConfiguration {
 	 * per webhook.
 	 */
 	@Bean(destroyMethod = "close")
-	KafkaSender<String, byte[]> bulkSender(KafkaClients clients) {
-		return clients.bulkSender("bulk");
+	KafkaWriter bulkWriter(KafkaClients clients) {
+		return clients.bulkWriter("bulk");
 	}
 
 	@Bean(destroyMethod = "close")
-	KafkaDeliveryStates deliveryStates(KafkaClients clients, KafkaSender<String, byte[]> bulkSender,
-			KafkaTopicStore topicStore, Environment environment) {
-		KafkaDeliveryStates states = new KafkaDeliveryStates(clients, bulkSender);
+	KafkaDeliveryStates deliveryStates(KafkaClients clients, KafkaWriter bulkWriter, KafkaTopicStore topicStore,
+			Environment environment) {
+		KafkaDeliveryStates states = new KafkaDeliveryStates(clients, bulkWriter);
 		// Every webhook's cursor, committed each second: read only where webhooks are
 		// delivered or their status is served.
 		if (Role.WEBHOOK.isEnabled(environment) || Role.ADMIN.isEnabled(environment)) {
@@ -121,17 +118,16 @@ public class KafkaConfiguration {
 	}
 
 	@Bean(destroyMethod = "close")
-	KafkaEventTypeCounts eventTypeCounts(KafkaClients clients, KafkaSender<String, byte[]> bulkSender,
-			KafkaTopicStore topicStore) {
-		KafkaEventTypeCounts counts = new KafkaEventTypeCounts(clients, bulkSender);
+	KafkaEventTypeCounts eventTypeCounts(KafkaClients clients, KafkaWriter bulkWriter, KafkaTopicStore topicStore) {
+		KafkaEventTypeCounts counts = new KafkaEventTypeCounts(clients, bulkWriter);
 		counts.start();
 		return counts;
 	}
 
 	@Bean(destroyMethod = "close")
-	KafkaAttemptLog attemptLog(KafkaClients clients, KafkaSender<String, byte[]> bulkSender, KafkaTopicStore topicStore,
+	KafkaAttemptLog attemptLog(KafkaClients clients, KafkaWriter bulkWriter, KafkaTopicStore topicStore,
 			Environment environment) {
-		KafkaAttemptLog log = new KafkaAttemptLog(clients, bulkSender);
+		KafkaAttemptLog log = new KafkaAttemptLog(clients, bulkWriter);
 		// One record per delivery attempt: read only where the admin API lists them.
 		if (Role.ADMIN.isEnabled(environment)) {
 			log.startReading();

@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.Optional;
 
 import reactor.core.publisher.Mono;
-import reactor.kafka.sender.KafkaSender;
 
 import dev.streamgate.core.webhook.DeliveryState;
 import dev.streamgate.core.webhook.DeliveryStates;
@@ -21,9 +20,9 @@ public final class KafkaDeliveryStates implements DeliveryStates, AutoCloseable 
 
 	private final KafkaKeyedView<DeliveryState> view;
 
-	KafkaDeliveryStates(KafkaClients clients, KafkaSender<String, byte[]> sender) {
+	KafkaDeliveryStates(KafkaClients clients, KafkaWriter writer) {
 		String topic = clients.properties().topicPrefix() + "cursors";
-		this.view = new KafkaKeyedView<>(topic, clients, clients.bulkConsumer(topic), sender,
+		this.view = new KafkaKeyedView<>(topic, clients, clients.bulkConsumer(topic), writer,
 				(bytes) -> WebhookJson.fromBytes(bytes, DeliveryState.class),
 				(held, newer) -> (newer.epoch() >= held.epoch()) ? newer : held);
 	}

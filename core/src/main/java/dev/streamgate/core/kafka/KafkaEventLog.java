@@ -46,9 +46,6 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
-import reactor.kafka.sender.KafkaSender;
-import reactor.kafka.sender.SenderRecord;
-import reactor.kafka.sender.SenderResult;
 import reactor.util.retry.Retry;
 
 import dev.streamgate.core.event.Cursor;
@@ -64,7 +61,6 @@ import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.OutgoingEvent;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
-import dev.streamgate.core.support.SerialQueue;
 import dev.streamgate.core.topic.Topic;
 
 /**
@@ -125,10 +121,7 @@ public final class KafkaEventLog implements EventLog {
 
 	private final PublicationSenders senders;
 
-	private final KafkaSender<String, byte[]> transactionalSender;
-
-	// A transactional producer runs one transaction at a time.
-	private final SerialQueue<String> transactions = new SerialQueue<>();
+	private final KafkaWriter transactionalWriter;
 
 	private final Duration writeTimeout;
 
@@ -148,13 +141,13 @@ public final class KafkaEventLog implements EventLog {
 
 	private final Disposable closingIdleReaders;
 
-	KafkaEventLog(Admin admin, KafkaClients clients, PublicationSenders senders,
-			KafkaSender<String, byte[]> transactionalSender, EventStorageProperties storage) {
+	KafkaEventLog(Admin admin, KafkaClients clients, PublicationSenders senders, KafkaWriter transactionalWriter,
+			EventStorageProperties storage) {
 		this.admin = admin;
 		this.clients = clients;
 		this.prefix = clients.properties().topicPrefix();
 		this.senders = senders;
-		this.transactionalSender = transactionalSender;
+		this.transactionalWriter = transactionalWriter;
 		this.writeTimeout = clients.properties().writeTimeout();
 		this.sharedName = sharedName(this.prefix);
 		this.sharedPartitions = storage.sharedPartitions();
@@ -368,12 +361,9 @@ public final class KafkaEventLog implements EventLog {
 			});
 		}
 		else {
-			List<SenderRecord<String, byte[], Integer>> records = new ArrayList<>();
-			for (int i = 0; i < produced.size(); i++) {
-				records.add(SenderRecord.create(produced.get(i), i));
-			}
-			positions = sendTransactionally(records).map((result) -> position(topic, result.recordMetadata()))
-				.collectList()
+			// One transaction, all of it visible or none; the writer runs one at a time.
+			positions = this.transactionalWriter.sendTransactionally(produced)
+				.map((written) -> written.stream().map((metadata) -> position(topic, metadata)).toList())
 				.timeout(this.writeTimeout.plusSeconds(2));
 		}
 		return positions.onErrorMap(RecordTooLargeException.class, (ex) -> new StreamgateException(
@@ -440,17 +430,6 @@ public final class KafkaEventLog implements EventLog {
 	/** Where a record of a topic landed, as the topic's cursors count. */
 	static EventPosition position(Topic topic, RecordMetadata metadata) {
 		return new EventPosition(topic.shared() ? 0 : metadata.partition(), metadata.offset(), topic.partitions());
-	}
-
-	/** A batch: one transaction, all of it visible or none. */
-	private Flux<SenderResult<Integer>> sendTransactionally(List<SenderRecord<String, byte[], Integer>> records) {
-		return this.transactions
-			.run("tx",
-					() -> this.transactionalSender
-						.sendTransactionally(Flux.just(KafkaClients.offTheCallersThread(Flux.fromIterable(records))))
-						.concatMap((batch) -> batch)
-						.collectList())
-			.flatMapIterable((list) -> list);
 	}
 
 	@Override

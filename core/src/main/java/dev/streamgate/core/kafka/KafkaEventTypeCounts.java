@@ -14,7 +14,6 @@ import org.apache.commons.logging.LogFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.kafka.sender.KafkaSender;
 
 import dev.streamgate.core.event.EventTypeCounts;
 import dev.streamgate.core.topic.Topic;
@@ -50,8 +49,8 @@ public final class KafkaEventTypeCounts implements EventTypeCounts, AutoCloseabl
 
 	private Disposable flushing;
 
-	KafkaEventTypeCounts(KafkaClients clients, KafkaSender<String, byte[]> sender) {
-		this.view = new KafkaKeyedView<>(clients.properties().topicPrefix() + "event-types", clients, sender,
+	KafkaEventTypeCounts(KafkaClients clients, KafkaWriter writer) {
+		this.view = new KafkaKeyedView<>(clients.properties().topicPrefix() + "event-types", clients, writer,
 				(bytes) -> WebhookJson.fromBytes(bytes, Total.class), (held, newer) -> newer);
 	}
 

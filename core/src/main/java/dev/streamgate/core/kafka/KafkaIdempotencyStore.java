@@ -23,7 +23,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
-import reactor.kafka.sender.KafkaSender;
 
 import dev.streamgate.core.event.IdempotencyStore;
 import dev.streamgate.core.patch.JsonPatches;
@@ -71,7 +70,7 @@ public final class KafkaIdempotencyStore implements IdempotencyStore, AutoClosea
 
 	private final KafkaConfigLog log;
 
-	private final KafkaSender<String, byte[]> sender;
+	private final KafkaWriter writer;
 
 	private final KafkaClients clients;
 
@@ -104,9 +103,9 @@ public final class KafkaIdempotencyStore implements IdempotencyStore, AutoClosea
 			.maximumWeight(recentBytes)
 			.weigher((String key, Answer answer) -> 2 * key.length() + answer.body().length + 96)
 			.build();
-		this.sender = clients.sender("idempotency");
+		this.writer = clients.writer("idempotency");
 		this.topic = clients.properties().topicPrefix() + ConfigTopics.IDEMPOTENCY;
-		this.log = new KafkaConfigLog(this.topic, clients, this.sender, this::apply);
+		this.log = new KafkaConfigLog(this.topic, clients, this.writer, this::apply);
 	}
 
 	/**
@@ -353,7 +352,7 @@ public final class KafkaIdempotencyStore implements IdempotencyStore, AutoClosea
 	@Override
 	public void close() {
 		this.log.close();
-		this.sender.close();
+		this.writer.close();
 		synchronized (this.fetchLock) {
 			if (this.fetcher != null) {
 				this.fetcher.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ZERO));

@@ -11,7 +11,6 @@ import java.util.function.Function;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
-import reactor.kafka.sender.KafkaSender;
 
 /**
  * A compacted topic of JSON values by key, read into memory on every node: the shared
@@ -35,13 +34,13 @@ final class KafkaKeyedView<T> implements AutoCloseable {
 	 * A view of one topic.
 	 * @param topic the Kafka topic
 	 * @param clients the clients
-	 * @param sender the sender of writes
+	 * @param writer the writer of records
 	 * @param decoder reads a stored value
 	 * @param merge chooses between the value held and a newer record's value
 	 */
-	KafkaKeyedView(String topic, KafkaClients clients, KafkaSender<String, byte[]> sender, Function<byte[], T> decoder,
+	KafkaKeyedView(String topic, KafkaClients clients, KafkaWriter writer, Function<byte[], T> decoder,
 			BinaryOperator<T> merge) {
-		this(topic, clients, clients.followerConsumer(topic), sender, decoder, merge);
+		this(topic, clients, clients.followerConsumer(topic), writer, decoder, merge);
 	}
 
 	/**
@@ -49,15 +48,15 @@ final class KafkaKeyedView<T> implements AutoCloseable {
 	 * @param topic the Kafka topic
 	 * @param clients the clients
 	 * @param consumerConfig the settings of the reader
-	 * @param sender the sender of writes
+	 * @param writer the writer of records
 	 * @param decoder reads a stored value
 	 * @param merge chooses between the value held and a newer record's value
 	 */
-	KafkaKeyedView(String topic, KafkaClients clients, Map<String, Object> consumerConfig,
-			KafkaSender<String, byte[]> sender, Function<byte[], T> decoder, BinaryOperator<T> merge) {
+	KafkaKeyedView(String topic, KafkaClients clients, Map<String, Object> consumerConfig, KafkaWriter writer,
+			Function<byte[], T> decoder, BinaryOperator<T> merge) {
 		this.decoder = decoder;
 		this.merge = merge;
-		this.log = new KafkaConfigLog(topic, clients, consumerConfig, sender, this::apply);
+		this.log = new KafkaConfigLog(topic, clients, consumerConfig, writer, this::apply);
 	}
 
 	void start() {

@@ -9,7 +9,6 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
 import jakarta.json.JsonStructure;
 import reactor.core.publisher.Mono;
-import reactor.kafka.sender.KafkaSender;
 
 import dev.streamgate.core.event.SnapshotStore;
 import dev.streamgate.core.patch.JsonPatches;
@@ -30,8 +29,8 @@ final class KafkaSnapshotStore implements SnapshotStore, AutoCloseable {
 
 	private final Map<String, Stored> checkpoints = new ConcurrentHashMap<>();
 
-	KafkaSnapshotStore(KafkaClients clients, KafkaSender<String, byte[]> sender) {
-		this.log = new KafkaConfigLog(clients.properties().topicPrefix() + "snapshots", clients, sender, this::apply);
+	KafkaSnapshotStore(KafkaClients clients, KafkaWriter writer) {
+		this.log = new KafkaConfigLog(clients.properties().topicPrefix() + "snapshots", clients, writer, this::apply);
 	}
 
 	void start() {

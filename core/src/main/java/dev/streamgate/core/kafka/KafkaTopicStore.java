@@ -8,7 +8,6 @@ import java.util.TreeMap;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
-import reactor.kafka.sender.KafkaSender;
 
 import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.Topic;
@@ -31,8 +30,8 @@ public final class KafkaTopicStore implements TopicStore, AutoCloseable {
 
 	private volatile TreeMap<String, StoredTopic> topics = new TreeMap<>();
 
-	KafkaTopicStore(KafkaClients clients, KafkaSender<String, byte[]> sender) {
-		this.log = new KafkaConfigLog(clients.properties().topicsTopic(), clients, sender, this::apply);
+	KafkaTopicStore(KafkaClients clients, KafkaWriter writer) {
+		this.log = new KafkaConfigLog(clients.properties().topicsTopic(), clients, writer, this::apply);
 	}
 
 	void start() {

@@ -6,7 +6,6 @@ import java.util.Optional;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.kafka.sender.KafkaSender;
 
 import dev.streamgate.core.webhook.Webhook;
 import dev.streamgate.core.webhook.WebhookJson;
@@ -20,8 +19,8 @@ public final class KafkaWebhookStore implements WebhookStore, AutoCloseable {
 
 	private final KafkaKeyedView<Webhook> view;
 
-	KafkaWebhookStore(KafkaClients clients, KafkaSender<String, byte[]> sender) {
-		this.view = new KafkaKeyedView<>(clients.properties().topicPrefix() + "webhooks", clients, sender,
+	KafkaWebhookStore(KafkaClients clients, KafkaWriter writer) {
+		this.view = new KafkaKeyedView<>(clients.properties().topicPrefix() + "webhooks", clients, writer,
 				(bytes) -> WebhookJson.fromBytes(bytes, Webhook.class), (held, newer) -> newer);
 	}
 

@@ -27,8 +27,8 @@ import reactor.core.publisher.MonoSink;
  * know the partition's leader yet, or its buffer is full) fails at once, before the
  * record is taken, and is tried again {@link #RETRY} later until the write timeout. The
  * failed send has asked for the metadata it lacked, which comes within milliseconds.
- * Before, each record went through Reactor Kafka's sending thread first: one more thread
- * woken and one more hand-over per publication.
+ * Handing each record to a {@link KafkaWriter}'s thread instead would cost one more
+ * thread woken and one more hand-over per publication.
  * <p>
  * Order holds as with one producer: a publication is answered only once Kafka
  * acknowledged it, so one sent after another's answer lands after it whichever producer

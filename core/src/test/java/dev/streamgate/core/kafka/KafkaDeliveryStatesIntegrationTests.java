@@ -10,7 +10,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import reactor.kafka.sender.KafkaSender;
 
 import dev.streamgate.core.webhook.DeliveryState;
 import dev.streamgate.support.TestKafka;
@@ -31,7 +30,7 @@ class KafkaDeliveryStatesIntegrationTests {
 
 	private Admin admin;
 
-	private final List<KafkaSender<String, byte[]>> senders = new ArrayList<>();
+	private final List<KafkaWriter> writers = new ArrayList<>();
 
 	@BeforeEach
 	void createTopics() {
@@ -43,7 +42,7 @@ class KafkaDeliveryStatesIntegrationTests {
 
 	@AfterEach
 	void close() {
-		this.senders.forEach(KafkaSender::close);
+		this.writers.forEach(KafkaWriter::close);
 		this.admin.close();
 	}
 
@@ -81,9 +80,9 @@ class KafkaDeliveryStatesIntegrationTests {
 	}
 
 	private KafkaDeliveryStates start(String node) {
-		KafkaSender<String, byte[]> sender = this.clients.bulkSender("states-" + node);
-		this.senders.add(sender);
-		KafkaDeliveryStates states = new KafkaDeliveryStates(this.clients, sender);
+		KafkaWriter writer = this.clients.bulkWriter("states-" + node);
+		this.writers.add(writer);
+		KafkaDeliveryStates states = new KafkaDeliveryStates(this.clients, writer);
 		states.startReading();
 		// Caught up once the new topic's partition has a leader to ask its end: writes
 		// before that are refused while the broker is still creating its partitions.

@@ -33,8 +33,6 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
-import reactor.kafka.sender.KafkaSender;
-import reactor.kafka.sender.SenderRecord;
 
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.Event;
@@ -59,9 +57,9 @@ class KafkaEventLogIntegrationTests {
 
 	private Admin admin;
 
-	private KafkaSender<String, byte[]> sender;
+	private KafkaWriter writer;
 
-	private KafkaSender<String, byte[]> batchSender;
+	private KafkaWriter batchWriter;
 
 	private PublicationSenders publications;
 
@@ -72,10 +70,10 @@ class KafkaEventLogIntegrationTests {
 		this.clients = new KafkaClients(TestKafka.bootstrapServers(), Map.of(),
 				ConfigTopicsIntegrationTests.properties(TestKafka.uniquePrefix()));
 		this.admin = this.clients.admin();
-		this.sender = this.clients.sender("test");
-		this.batchSender = this.clients.transactionalSender("test-batch");
+		this.writer = this.clients.writer("test");
+		this.batchWriter = this.clients.transactionalWriter("test-batch");
 		this.publications = this.clients.publicationSenders("test");
-		this.log = new KafkaEventLog(this.admin, this.clients, this.publications, this.batchSender,
+		this.log = new KafkaEventLog(this.admin, this.clients, this.publications, this.batchWriter,
 				TestKafka.eventStorage());
 	}
 
@@ -83,8 +81,8 @@ class KafkaEventLogIntegrationTests {
 	void close() {
 		this.log.close();
 		this.publications.close();
-		this.sender.close();
-		this.batchSender.close();
+		this.writer.close();
+		this.batchWriter.close();
 		this.admin.close();
 	}
 
@@ -518,10 +516,7 @@ class KafkaEventLogIntegrationTests {
 				List.of(new RecordHeader(KafkaEventLog.TYPE_HEADER, "event".getBytes(StandardCharsets.UTF_8)),
 						new RecordHeader(KafkaEventLog.INCARNATION_HEADER,
 								brief.incarnation().getBytes(StandardCharsets.UTF_8))));
-		long oldOffset = this.sender.send(Mono.just(SenderRecord.create(old, 0)))
-			.blockLast(TIMEOUT)
-			.recordMetadata()
-			.offset();
+		long oldOffset = this.writer.send(old).block(TIMEOUT).offset();
 		long fresh = this.log.append(brief, List.of(event("\"fresh\""))).block(TIMEOUT).get(0).offset();
 		Cursor start = this.log.start(brief).block(TIMEOUT);
 		assertThat(start.last(0)).isGreaterThanOrEqualTo(oldOffset).isLessThan(fresh);
@@ -565,10 +560,7 @@ class KafkaEventLogIntegrationTests {
 						new RecordHeader("ce_source", "/billing".getBytes(StandardCharsets.UTF_8)),
 						new RecordHeader("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
 							.getBytes(StandardCharsets.UTF_8))));
-		long offset = this.sender.send(Mono.just(SenderRecord.create(foreign, 0)))
-			.blockLast(TIMEOUT)
-			.recordMetadata()
-			.offset();
+		long offset = this.writer.send(foreign).block(TIMEOUT).offset();
 		Event read = this.log.read(dedicated, Cursor.beforeAll(3), this.log.end(dedicated).block(TIMEOUT))
 			.filter((event) -> event.offset() == offset && event.partition() == 1)
 			.blockFirst(TIMEOUT);
@@ -705,7 +697,7 @@ class KafkaEventLogIntegrationTests {
 						defaults.leaseSessionTimeout(), linger, defaults.tailPause()));
 		PublicationSenders senders = clients.publicationSenders(purpose);
 		return new Lingering(senders,
-				new KafkaEventLog(this.admin, clients, senders, this.batchSender, TestKafka.eventStorage()));
+				new KafkaEventLog(this.admin, clients, senders, this.batchWriter, TestKafka.eventStorage()));
 	}
 
 	private record Lingering(PublicationSenders senders, KafkaEventLog log) implements AutoCloseable {
@@ -720,7 +712,7 @@ class KafkaEventLogIntegrationTests {
 
 	@Test
 	void snapshotCheckpointsAreKeptPerTopicAndSurviveANewReader() {
-		try (KafkaSnapshotStore store = new KafkaSnapshotStore(this.clients, this.sender)) {
+		try (KafkaSnapshotStore store = new KafkaSnapshotStore(this.clients, this.writer)) {
 			new ConfigTopics(this.admin, this.clients, TestKafka.eventStorage()).ensure();
 			store.start();
 			store.save("doc", new Checkpoint(41, Json.createObjectBuilder().add("a", 1).build(), "i1")).block(TIMEOUT);
@@ -728,7 +720,7 @@ class KafkaEventLogIntegrationTests {
 			assertThat(store.get("doc"))
 				.hasValueSatisfying((checkpoint) -> assertThat(checkpoint.offset()).isEqualTo(42));
 		}
-		try (KafkaSnapshotStore reader = new KafkaSnapshotStore(this.clients, this.sender)) {
+		try (KafkaSnapshotStore reader = new KafkaSnapshotStore(this.clients, this.writer)) {
 			reader.start();
 			await().atMost(TIMEOUT)
 				.until(() -> reader.get("doc").isPresent() && reader.get("doc").get().offset() == 42);

@@ -21,7 +21,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
-import reactor.kafka.sender.KafkaSender;
 
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.Event;
@@ -49,7 +48,7 @@ class KafkaEventTailIntegrationTests {
 
 	private Admin admin;
 
-	private KafkaSender<String, byte[]> batchSender;
+	private KafkaWriter batchWriter;
 
 	private PublicationSenders publications;
 
@@ -65,12 +64,12 @@ class KafkaEventTailIntegrationTests {
 		this.clients = new KafkaClients(TestKafka.bootstrapServers(), Map.of(),
 				ConfigTopicsIntegrationTests.properties(TestKafka.uniquePrefix()));
 		this.admin = this.clients.admin();
-		this.batchSender = this.clients.transactionalSender("test-batch");
+		this.batchWriter = this.clients.transactionalWriter("test-batch");
 		this.publications = this.clients.publicationSenders("test");
-		this.log = new KafkaEventLog(this.admin, this.clients, this.publications, this.batchSender,
+		this.log = new KafkaEventLog(this.admin, this.clients, this.publications, this.batchWriter,
 				TestKafka.eventStorage());
 		this.otherPublications = this.clients.publicationSenders("other");
-		this.otherNode = new KafkaEventLog(this.admin, this.clients, this.otherPublications, this.batchSender,
+		this.otherNode = new KafkaEventLog(this.admin, this.clients, this.otherPublications, this.batchWriter,
 				TestKafka.eventStorage());
 		new ConfigTopics(this.admin, this.clients, TestKafka.eventStorage()).ensure();
 	}
@@ -81,7 +80,7 @@ class KafkaEventTailIntegrationTests {
 		this.otherNode.close();
 		this.publications.close();
 		this.otherPublications.close();
-		this.batchSender.close();
+		this.batchWriter.close();
 		this.admin.close();
 	}
 

@@ -9,7 +9,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import reactor.kafka.sender.KafkaSender;
 
 import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.Topic;
@@ -28,25 +27,25 @@ class KafkaTopicStoreIntegrationTests {
 
 	private Admin admin;
 
-	private KafkaSender<String, byte[]> sender;
+	private KafkaWriter writer;
 
 	@BeforeEach
 	void createTopics() {
 		this.clients = new KafkaClients(TestKafka.bootstrapServers(), Map.of(),
 				ConfigTopicsIntegrationTests.properties(TestKafka.uniquePrefix()));
 		this.admin = this.clients.admin();
-		this.sender = this.clients.sender("test");
+		this.writer = this.clients.writer("test");
 		new ConfigTopics(this.admin, this.clients, TestKafka.eventStorage()).ensure();
 	}
 
 	@AfterEach
 	void close() {
-		this.sender.close();
+		this.writer.close();
 		this.admin.close();
 	}
 
 	private KafkaTopicStore startStore() {
-		KafkaTopicStore store = new KafkaTopicStore(this.clients, this.sender);
+		KafkaTopicStore store = new KafkaTopicStore(this.clients, this.writer);
 		store.start();
 		await().atMost(TIMEOUT).until(store::isCaughtUp);
 		return store;

@@ -1,5 +1,6 @@
 package dev.streamgate.subscribe.follow;
 
+import java.util.Arrays;
 import java.util.Map;
 
 import dev.streamgate.core.event.Cursor;
@@ -32,11 +33,14 @@ public final class Followed {
 
 	private final Event event;
 
+	private static final Object[] NO_ENCODINGS = {};
+
 	/**
-	 * Each channel's encoding, made on first use. Encodings are immutable: two event
-	 * loops racing to encode make equal ones, and either may be kept.
+	 * Each channel's encoding by its encoder's slot, made on first use. Encodings are
+	 * immutable: two event loops racing to encode make equal ones, and either may be kept
+	 * (or neither, when one of them grows the array: the next use encodes again).
 	 */
-	private final Object[] encodings = new Object[Encoder.SLOTS];
+	private Object[] encodings = NO_ENCODINGS;
 
 	/** What filters see of the event, made on first use; immutable as encodings are. */
 	private Map<String, Object> filterVariables;
@@ -178,12 +182,18 @@ public final class Followed {
 	 */
 	@SuppressWarnings("unchecked")
 	public <T> T encoded(Encoder<T> encoder) {
-		Object known = this.encodings[encoder.slot()];
-		if (known == null) {
-			known = encoder.encode(this);
-			this.encodings[encoder.slot()] = known;
+		int slot = encoder.slot();
+		Object[] known = this.encodings;
+		if (slot < known.length && known[slot] != null) {
+			return (T) known[slot];
 		}
-		return (T) known;
+		T encoding = encoder.encode(this);
+		if (slot >= known.length) {
+			known = Arrays.copyOf(known, Math.max(slot + 1, Encoder.count()));
+			this.encodings = known;
+		}
+		known[slot] = encoding;
+		return encoding;
 	}
 
 }
