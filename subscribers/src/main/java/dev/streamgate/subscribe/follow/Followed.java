@@ -33,14 +33,13 @@ public final class Followed {
 
 	private final Event event;
 
-	private static final Object[] NO_ENCODINGS = {};
-
 	/**
-	 * Each channel's encoding by its encoder's slot, made on first use. Encodings are
-	 * immutable: two event loops racing to encode make equal ones, and either may be kept
-	 * (or neither, when one of them grows the array: the next use encodes again).
+	 * Each channel's encoding by its encoder's slot, made on first use; null before the
+	 * first. Encodings are immutable: two event loops racing to encode make equal ones,
+	 * and either may be kept (or neither, when one of them makes the array anew: the next
+	 * use encodes again).
 	 */
-	private Object[] encodings = NO_ENCODINGS;
+	private Object[] encodings;
 
 	/** What filters see of the event, made on first use; immutable as encodings are. */
 	private Map<String, Object> filterVariables;
@@ -184,12 +183,13 @@ public final class Followed {
 	public <T> T encoded(Encoder<T> encoder) {
 		int slot = encoder.slot();
 		Object[] known = this.encodings;
-		if (slot < known.length && known[slot] != null) {
+		if (known != null && slot < known.length && known[slot] != null) {
 			return (T) known[slot];
 		}
 		T encoding = encoder.encode(this);
-		if (slot >= known.length) {
-			known = Arrays.copyOf(known, Math.max(slot + 1, Encoder.count()));
+		if (known == null || slot >= known.length) {
+			int size = Math.max(slot + 1, Encoder.count());
+			known = (known != null) ? Arrays.copyOf(known, size) : new Object[size];
 			this.encodings = known;
 		}
 		known[slot] = encoding;

@@ -42,6 +42,15 @@ class EncoderTests {
 		assertThat(later.encoded).hasValue(1);
 	}
 
+	@Test
+	void theHeartbeatMadeAtClassInitialisationIsEncodedToo() {
+		Counting encoder = new Counting("heartbeat");
+
+		assertThat(Followed.HEARTBEAT.encoded(encoder)).isEqualTo("heartbeat:null");
+		assertThat(Followed.HEARTBEAT.encoded(encoder)).isEqualTo("heartbeat:null");
+		assertThat(encoder.encoded).hasValue(1);
+	}
+
 	private static final class Counting extends Encoder<String> {
 
 		private final String name;
