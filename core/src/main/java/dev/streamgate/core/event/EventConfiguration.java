@@ -13,7 +13,7 @@ import dev.streamgate.core.topic.TopicStore;
  * Wires publishing, which every role that writes events shares.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({ EventProperties.class, MemoryProperties.class })
+@EnableConfigurationProperties({ EventProperties.class, MemoryProperties.class, EventStorageProperties.class })
 public class EventConfiguration {
 
 	@Bean

@@ -15,22 +15,33 @@ import reactor.core.publisher.Mono;
 import dev.streamgate.core.topic.Topic;
 
 /**
- * An {@link EventLog} in memory, for the tests of what sits on top of the log (the way
- * Kafka Connect pairs {@code MemoryConfigBackingStore} with its Kafka store): each
- * topic's partitions are lists, offsets their indexes. It counts the calls that cost a
- * Kafka round trip ({@link #ends()}, {@link #reads()}) and can fail the next append after
- * storing it, as a write whose acknowledgement was lost does. Nothing expires.
+ * The event log of a node that keeps everything in memory
+ * ({@code streamgate.storage=memory}) and of the tests of what sits on top of the log
+ * (the way Kafka Connect pairs {@code MemoryConfigBackingStore} with its Kafka store):
+ * each topic's partitions are sequences of events numbered from 0 as Kafka numbers
+ * offsets, each topic with its own lock.
+ * <p>
+ * Events go as Kafka's retention makes them go: older than the topic's retention, or the
+ * oldest of a partition once the partition holds more than its share of
+ * {@code maxTopicBytes}; a cursor before what is left then stands before the start, as it
+ * does over Kafka. Nothing survives the process.
  * <p>
  * It is also the node's {@link EventTail}: followers hear of each append on the appending
- * thread, in order, as the tail's one consumer thread tells them.
+ * thread, in order, under the topic's lock, as the Kafka tail's one consumer thread tells
+ * them. For tests it counts the calls that cost a Kafka round trip ({@link #ends()},
+ * {@link #reads()}) and can fail the next append after storing it, as a write whose
+ * acknowledgement was lost does.
  */
 public class MemoryEventLog implements EventLog, EventTail {
 
-	private final Map<String, List<Listener>> listeners = new ConcurrentHashMap<>();
+	/** What an event costs beside its data: the event, its attributes, its slot. */
+	static final int EVENT_OVERHEAD = 256;
 
-	private final Map<String, List<List<Event>>> topics = new ConcurrentHashMap<>();
+	private final Map<String, TopicLog> topics = new ConcurrentHashMap<>();
 
 	private final Clock clock;
+
+	private final long maxTopicBytes;
 
 	private final AtomicInteger ends = new AtomicInteger();
 
@@ -38,8 +49,22 @@ public class MemoryEventLog implements EventLog, EventTail {
 
 	private volatile boolean loseNextAcknowledgement;
 
+	/**
+	 * A log bounded by each topic's retention only.
+	 * @param clock when events are published
+	 */
 	public MemoryEventLog(Clock clock) {
+		this(clock, Long.MAX_VALUE);
+	}
+
+	/**
+	 * A log bounded by each topic's retention and a size per topic.
+	 * @param clock when events are published
+	 * @param maxTopicBytes how much one topic keeps at most, its partitions sharing it
+	 */
+	public MemoryEventLog(Clock clock, long maxTopicBytes) {
 		this.clock = clock;
+		this.maxTopicBytes = maxTopicBytes;
 	}
 
 	/** How many times {@link #end} was asked. */
@@ -58,36 +83,36 @@ public class MemoryEventLog implements EventLog, EventTail {
 	}
 
 	/**
-	 * Everything stored for a topic, partition by partition.
+	 * Everything retained for a topic, partition by partition.
 	 * @param topic the topic
 	 * @return the events
 	 */
-	public synchronized List<Event> all(Topic topic) {
-		return partitions(topic).stream().flatMap(List::stream).toList();
+	public List<Event> all(Topic topic) {
+		TopicLog log = log(topic);
+		synchronized (log) {
+			log.expire(topic, this.clock.instant());
+			List<Event> all = new ArrayList<>();
+			log.partitions.forEach((partition) -> all.addAll(partition.retained()));
+			return all;
+		}
 	}
 
-	private List<List<Event>> partitions(Topic topic) {
-		return this.topics.computeIfAbsent(topic.id(), (id) -> {
-			List<List<Event>> partitions = new ArrayList<>();
-			for (int p = 0; p < topic.partitions(); p++) {
-				partitions.add(new ArrayList<>());
-			}
-			return partitions;
-		});
+	private TopicLog log(Topic topic) {
+		return this.topics.computeIfAbsent(topic.id(), (id) -> new TopicLog(topic.partitions()));
 	}
 
 	@Override
 	public Mono<Void> create(Topic topic) {
-		return Mono.fromRunnable(() -> partitions(topic));
+		return Mono.fromRunnable(() -> log(topic));
 	}
 
 	@Override
 	public Mono<Void> update(Topic previous, Topic topic) {
 		return Mono.fromRunnable(() -> {
-			List<List<Event>> partitions = partitions(previous);
-			synchronized (this) {
-				while (partitions.size() < topic.partitions()) {
-					partitions.add(new ArrayList<>());
+			TopicLog log = log(previous);
+			synchronized (log) {
+				while (log.partitions.size() < topic.partitions()) {
+					log.partitions.add(new Partition());
 				}
 			}
 		});
@@ -100,32 +125,44 @@ public class MemoryEventLog implements EventLog, EventTail {
 
 	@Override
 	public Mono<EventLogStatus> status(Topic topic) {
-		return end(topic).map((end) -> {
-			List<Event> all = all(topic);
-			Instant last = all.stream().map(Event::publishedAt).max(Instant::compareTo).orElse(null);
-			return new EventLogStatus(topic.partitions(), CursorFormat.of(topic).format(end), (long) all.size(), last);
+		return Mono.fromSupplier(() -> {
+			TopicLog log = log(topic);
+			synchronized (log) {
+				log.expire(topic, this.clock.instant());
+				long retained = 0;
+				Instant last = null;
+				for (Partition partition : log.partitions) {
+					retained += partition.size();
+					Event newest = partition.newest();
+					if (newest != null && (last == null || newest.publishedAt().isAfter(last))) {
+						last = newest.publishedAt();
+					}
+				}
+				return new EventLogStatus(log.partitions.size(), CursorFormat.of(topic).format(log.lastOffsets()),
+						retained, last);
+			}
 		});
 	}
 
 	@Override
 	public Mono<List<EventPosition>> append(Topic topic, List<OutgoingEvent> events) {
 		return Mono.defer(() -> {
-			List<EventPosition> positions = new ArrayList<>();
-			synchronized (this) {
-				List<List<Event>> partitions = partitions(topic);
-				List<Listener> following = this.listeners.getOrDefault(topic.id(), List.of());
+			List<EventPosition> positions = new ArrayList<>(events.size());
+			TopicLog log = log(topic);
+			synchronized (log) {
+				Instant now = this.clock.instant();
+				int partitions = log.partitions.size();
 				for (int i = 0; i < events.size(); i++) {
 					OutgoingEvent event = events.get(i);
 					String key = event.attributes().key();
-					int partition = (key != null) ? Math.floorMod(key.hashCode(), partitions.size())
-							: i % partitions.size();
-					List<Event> log = partitions.get(partition);
-					Event stored = new Event(partition, log.size(), event.type(), this.clock.instant(), event.data(),
-							event.attributes());
-					log.add(stored);
-					positions.add(new EventPosition(partition, log.size() - 1, partitions.size()));
-					following.forEach((listener) -> listener.onEvent(stored));
+					int p = (key != null) ? Math.floorMod(key.hashCode(), partitions) : log.nextPartition();
+					Partition partition = log.partitions.get(p);
+					Event stored = new Event(p, partition.next(), event.type(), now, event.data(), event.attributes());
+					partition.add(stored, this.maxTopicBytes / partitions);
+					positions.add(new EventPosition(p, stored.offset(), partitions));
+					log.listeners.forEach((listener) -> listener.onEvent(stored));
 				}
+				log.expire(topic, now);
 			}
 			if (this.loseNextAcknowledgement) {
 				this.loseNextAcknowledgement = false;
@@ -137,16 +174,12 @@ public class MemoryEventLog implements EventLog, EventTail {
 
 	@Override
 	public AutoCloseable follow(Topic topic, Listener listener) {
-		synchronized (this) {
-			listener.onStart(lastOffsets(topic));
-			this.listeners.computeIfAbsent(topic.id(), (id) -> new CopyOnWriteArrayList<>()).add(listener);
+		TopicLog log = log(topic);
+		synchronized (log) {
+			listener.onStart(log.lastOffsets());
+			log.listeners.add(listener);
 		}
-		return () -> {
-			List<Listener> following = this.listeners.get(topic.id());
-			if (following != null) {
-				following.remove(listener);
-			}
-		};
+		return () -> log.listeners.remove(listener);
 	}
 
 	@Override
@@ -154,14 +187,11 @@ public class MemoryEventLog implements EventLog, EventTail {
 		return Flux.defer(() -> {
 			this.reads.incrementAndGet();
 			List<Event> found = new ArrayList<>();
-			synchronized (this) {
-				List<List<Event>> partitions = partitions(topic);
-				for (int p = 0; p < partitions.size(); p++) {
-					for (Event event : partitions.get(p)) {
-						if (event.offset() > after.last(p) && event.offset() <= until.last(p)) {
-							found.add(event);
-						}
-					}
+			TopicLog log = log(topic);
+			synchronized (log) {
+				log.expire(topic, this.clock.instant());
+				for (int p = 0; p < log.partitions.size(); p++) {
+					log.partitions.get(p).between(after.last(p), until.last(p), found);
 				}
 			}
 			return Flux.fromIterable(found);
@@ -172,32 +202,22 @@ public class MemoryEventLog implements EventLog, EventTail {
 	public Mono<Cursor> end(Topic topic) {
 		return Mono.fromSupplier(() -> {
 			this.ends.incrementAndGet();
-			return lastOffsets(topic);
+			TopicLog log = log(topic);
+			synchronized (log) {
+				return log.lastOffsets();
+			}
 		});
-	}
-
-	private synchronized Cursor lastOffsets(Topic topic) {
-		List<List<Event>> partitions = partitions(topic);
-		long[] last = new long[partitions.size()];
-		for (int p = 0; p < last.length; p++) {
-			last[p] = partitions.get(p).size() - 1;
-		}
-		return Cursor.of(last);
 	}
 
 	@Override
 	public Mono<Cursor> at(Topic topic, Instant time) {
 		return Mono.fromSupplier(() -> {
-			synchronized (this) {
-				List<List<Event>> partitions = partitions(topic);
-				long[] last = new long[partitions.size()];
+			TopicLog log = log(topic);
+			synchronized (log) {
+				log.expire(topic, this.clock.instant());
+				long[] last = new long[log.partitions.size()];
 				for (int p = 0; p < last.length; p++) {
-					last[p] = partitions.get(p)
-						.stream()
-						.filter((event) -> event.publishedAt().isBefore(time))
-						.mapToLong(Event::offset)
-						.max()
-						.orElse(-1);
+					last[p] = log.partitions.get(p).lastBefore(time);
 				}
 				return Cursor.of(last);
 			}
@@ -206,7 +226,144 @@ public class MemoryEventLog implements EventLog, EventTail {
 
 	@Override
 	public Mono<Cursor> start(Topic topic) {
-		return Mono.fromSupplier(() -> Cursor.beforeAll(partitions(topic).size()));
+		return Mono.fromSupplier(() -> {
+			TopicLog log = log(topic);
+			synchronized (log) {
+				log.expire(topic, this.clock.instant());
+				long[] before = new long[log.partitions.size()];
+				for (int p = 0; p < before.length; p++) {
+					before[p] = log.partitions.get(p).first() - 1;
+				}
+				return Cursor.of(before);
+			}
+		});
+	}
+
+	/** One topic's partitions and followers; guarded by itself. */
+	private static final class TopicLog {
+
+		private final List<Partition> partitions = new ArrayList<>();
+
+		private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+
+		/**
+		 * Where the next event without a key goes: round robin, as Kafka spreads them.
+		 */
+		private int unkeyed;
+
+		TopicLog(int partitions) {
+			for (int p = 0; p < partitions; p++) {
+				this.partitions.add(new Partition());
+			}
+		}
+
+		int nextPartition() {
+			int p = this.unkeyed;
+			this.unkeyed = (p + 1) % this.partitions.size();
+			return p;
+		}
+
+		Cursor lastOffsets() {
+			long[] last = new long[this.partitions.size()];
+			for (int p = 0; p < last.length; p++) {
+				last[p] = this.partitions.get(p).next() - 1;
+			}
+			return Cursor.of(last);
+		}
+
+		void expire(Topic topic, Instant now) {
+			if (topic.retention() == null) {
+				return;
+			}
+			Instant cutoff = now.minus(topic.retention());
+			this.partitions.forEach((partition) -> partition.expireBefore(cutoff));
+		}
+
+	}
+
+	/**
+	 * One partition: the retained events in offset order, the oldest at {@code head}.
+	 */
+	private static final class Partition {
+
+		private final ArrayList<Event> events = new ArrayList<>();
+
+		private int head;
+
+		/** The offset of the event at {@code head}, or of the next one when empty. */
+		private long first;
+
+		private long bytes;
+
+		long first() {
+			return this.first;
+		}
+
+		long next() {
+			return this.first + size();
+		}
+
+		int size() {
+			return this.events.size() - this.head;
+		}
+
+		Event newest() {
+			return (size() > 0) ? this.events.get(this.events.size() - 1) : null;
+		}
+
+		List<Event> retained() {
+			return this.events.subList(this.head, this.events.size());
+		}
+
+		void add(Event event, long maxBytes) {
+			this.events.add(event);
+			this.bytes += cost(event);
+			while (this.bytes > maxBytes && size() > 1) {
+				dropOldest();
+			}
+		}
+
+		void expireBefore(Instant cutoff) {
+			while (size() > 0 && this.events.get(this.head).publishedAt().isBefore(cutoff)) {
+				dropOldest();
+			}
+		}
+
+		private void dropOldest() {
+			Event dropped = this.events.set(this.head, null);
+			this.bytes -= cost(dropped);
+			this.head++;
+			this.first++;
+			if (this.head >= 1024 && this.head > this.events.size() / 2) {
+				this.events.subList(0, this.head).clear();
+				this.head = 0;
+			}
+		}
+
+		void between(long after, long until, List<Event> into) {
+			long from = Math.max(after + 1, this.first);
+			long to = Math.min(until, next() - 1);
+			for (long offset = from; offset <= to; offset++) {
+				into.add(this.events.get(this.head + (int) (offset - this.first)));
+			}
+		}
+
+		long lastBefore(Instant time) {
+			long last = this.first - 1;
+			for (int i = this.head; i < this.events.size(); i++) {
+				Event event = this.events.get(i);
+				if (!event.publishedAt().isBefore(time)) {
+					break;
+				}
+				last = event.offset();
+			}
+			return last;
+		}
+
+		private static long cost(Event event) {
+			return EVENT_OVERHEAD + ((event.data() != null) ? event.data().length : 0);
+		}
+
 	}
 
 }

@@ -23,10 +23,13 @@ import org.springframework.util.unit.DataSize;
  * @param clientBuffers the bytes all connections together may hold; a connection that is
  * behind and would go past it is cut off. Unset: an eighth of the maximum heap, at most
  * {@value #DEFAULT_CLIENT_CAP_MIB} MiB
+ * @param topicEvents with {@code streamgate.storage=memory}, the bytes of events one
+ * topic keeps at most (each event counted with about 256 bytes beside its data); its
+ * oldest go first, as its retention makes them go
  */
 @ConfigurationProperties("streamgate.memory")
 public record MemoryProperties(@Nullable DataSize recentEvents, @DefaultValue("8MB") DataSize clientBuffer,
-		@Nullable DataSize clientBuffers) {
+		@Nullable DataSize clientBuffers, @DefaultValue("64MB") DataSize topicEvents) {
 
 	/** The most the default budget of connections' buffers takes, in MiB. */
 	public static final long DEFAULT_CLIENT_CAP_MIB = 256;

@@ -13,6 +13,8 @@ import reactor.core.publisher.Mono;
 import dev.streamgate.core.event.EventStorageProperties;
 import dev.streamgate.core.event.IdempotencyStore;
 import dev.streamgate.core.role.Role;
+import dev.streamgate.core.storage.ConditionalOnStorage;
+import dev.streamgate.core.storage.StorageMode;
 import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.webhook.WebhookStore;
 
@@ -21,8 +23,9 @@ import dev.streamgate.core.webhook.WebhookStore;
  * configuration topics and the stores built on them.
  */
 @Configuration(proxyBeanMethods = false)
+@ConditionalOnStorage(StorageMode.KAFKA)
 @EnableConfigurationProperties({ KafkaConnectionProperties.class, StreamgateKafkaProperties.class,
-		KafkaReplicationProperties.class, EmbeddedKafkaProperties.class, EventStorageProperties.class })
+		KafkaReplicationProperties.class, EmbeddedKafkaProperties.class })
 public class KafkaConfiguration {
 
 	@Bean(destroyMethod = "close")

@@ -1,23 +1,36 @@
 package dev.streamgate.core.webhook;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 import reactor.core.publisher.Mono;
 
 /**
- * An {@link AttemptLog} in memory, for the tests of webhook delivery: every attempt, in
- * the order recorded.
+ * An {@link AttemptLog} in memory, for a node that keeps everything there and for the
+ * tests of webhook delivery: the newest {@value #KEPT} attempts of each webhook, as the
+ * Kafka log keeps in memory of what it read.
  */
 public class MemoryAttemptLog implements AttemptLog {
 
-	private final List<Attempt> attempts = new ArrayList<>();
+	/** Attempts kept per webhook. */
+	static final int KEPT = 100;
+
+	private final Map<String, Deque<Attempt>> attempts = new HashMap<>();
 
 	@Override
 	public Mono<Void> record(Attempt attempt) {
 		return Mono.fromRunnable(() -> {
 			synchronized (this) {
-				this.attempts.add(attempt);
+				Deque<Attempt> kept = this.attempts.computeIfAbsent(attempt.webhookId(), (id) -> new ArrayDeque<>());
+				kept.addLast(attempt);
+				if (kept.size() > KEPT) {
+					kept.removeFirst();
+				}
 			}
 		});
 	}
@@ -30,9 +43,10 @@ public class MemoryAttemptLog implements AttemptLog {
 	@Override
 	public synchronized List<Attempt> recent(String webhookId, int limit) {
 		List<Attempt> recent = new ArrayList<>();
-		for (int i = this.attempts.size() - 1; i >= 0 && recent.size() < limit; i--) {
-			if (this.attempts.get(i).webhookId().equals(webhookId)) {
-				recent.add(this.attempts.get(i));
+		Deque<Attempt> kept = this.attempts.get(webhookId);
+		if (kept != null) {
+			for (Iterator<Attempt> it = kept.descendingIterator(); it.hasNext() && recent.size() < limit;) {
+				recent.add(it.next());
 			}
 		}
 		return recent;
@@ -40,15 +54,17 @@ public class MemoryAttemptLog implements AttemptLog {
 
 	@Override
 	public synchronized void forget(String webhookId) {
-		this.attempts.removeIf((attempt) -> attempt.webhookId().equals(webhookId));
+		this.attempts.remove(webhookId);
 	}
 
 	/**
-	 * Every attempt recorded, oldest first.
+	 * Every attempt kept, each webhook's oldest first.
 	 * @return the attempts
 	 */
 	public synchronized List<Attempt> all() {
-		return List.copyOf(this.attempts);
+		List<Attempt> all = new ArrayList<>();
+		this.attempts.values().forEach(all::addAll);
+		return all;
 	}
 
 }

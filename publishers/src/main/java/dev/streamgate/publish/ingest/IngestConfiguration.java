@@ -10,10 +10,14 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import dev.streamgate.core.event.IdempotencyStore;
+import dev.streamgate.core.event.MemoryIdempotencyStore;
 import dev.streamgate.core.kafka.KafkaClients;
 import dev.streamgate.core.kafka.KafkaIdempotencyStore;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
+import dev.streamgate.core.storage.ConditionalOnStorage;
+import dev.streamgate.core.storage.StorageMode;
 
 /**
  * Wires the ingest role.
@@ -24,6 +28,7 @@ import dev.streamgate.core.role.Role;
 public class IngestConfiguration {
 
 	@Bean(destroyMethod = "close")
+	@ConditionalOnStorage(StorageMode.KAFKA)
 	KafkaIdempotencyStore idempotencyStore(KafkaClients kafkaClients, IngestProperties properties,
 			ObjectProvider<MeterRegistry> meters) {
 		KafkaIdempotencyStore store = KafkaIdempotencyStore.start(kafkaClients, properties.idempotencyWindow(),
@@ -41,7 +46,14 @@ public class IngestConfiguration {
 	}
 
 	@Bean
-	IdempotencyKeys idempotencyKeys(IngestProperties properties, KafkaIdempotencyStore idempotencyStore) {
+	@ConditionalOnStorage(StorageMode.MEMORY)
+	MemoryIdempotencyStore memoryIdempotencyStore(IngestProperties properties) {
+		return new MemoryIdempotencyStore(properties.idempotencyWindow(), Clock.systemUTC(),
+				properties.idempotencyMemory().toBytes());
+	}
+
+	@Bean
+	IdempotencyKeys idempotencyKeys(IngestProperties properties, IdempotencyStore idempotencyStore) {
 		return new IdempotencyKeys(properties, idempotencyStore, Clock.systemUTC());
 	}
 
