@@ -19,7 +19,11 @@ final class HelpCommand {
 			Starts the streamgate gateway. Every configuration key can be given as --key=value,
 			as an environment variable (STREAMGATE_ROLES) or in application.yml. Common ones:
 			  --server.port=8080                           the HTTP port
-			  --streamgate.roles=admin,ingest,poller,sse,webhook   the roles this node runs
+			  --streamgate.roles=all                       the roles this node runs: all, or some of
+			                                               admin, ingest, http-poller, kafka-publisher,
+			                                               stream (SSE and WebSocket), webhook
+			  --streamgate.storage=memory                  keep everything in this process, no Kafka
+			                                               (one node; nothing kept across a restart)
 			  --spring.kafka.bootstrap-servers=host:9092   use these brokers; unset starts the
 			                                               embedded one (standalone mode)
 			  --streamgate.embedded-kafka.data-dir=./data/kafka   the embedded broker's storage

@@ -278,7 +278,7 @@ public class TopicController {
 			@Schema(description = "connected subscribers per channel on the answering node",
 					example = "{\"sse\": 3}") Map<String, Integer> subscribers,
 			@Schema(description = "http-poller and kafka topics: the last poll of the source, present when the "
-					+ "answering node runs the topic's publisher (exactly one node of the poller role does); for kafka "
+					+ "answering node runs the topic's publisher (exactly one node of the http-poller or kafka-publisher role does); for kafka "
 					+ "topics the detail says the next source offsets, the records behind and those not mirrored") LastPoll lastPoll,
 			@Schema(description = "the topic's webhooks by status, and how many active ones fail (no success since "
 					+ "their last failure)",

@@ -27,6 +27,8 @@ class ReadyLog implements ApplicationListener<ApplicationReadyEvent> {
 		String base = "http://" + (address.equals("0.0.0.0") ? "localhost" : address) + ":" + port;
 		StringBuilder message = new StringBuilder("streamgate is up (roles: ")
 			.append(environment.getProperty("streamgate.roles", "all"))
+			.append("memory".equalsIgnoreCase(environment.getProperty("streamgate.storage", "kafka").trim())
+					? "; storage: memory, nothing is kept across a restart" : "")
 			.append(")\n    API          ")
 			.append(base)
 			.append("/api/v1");

@@ -26,7 +26,7 @@ class RoleReadersIntegrationTests {
 	@Test
 	void aStreamingNodeReadsNeitherTheDeliveryAttemptsNorTheWebhookCursors() {
 		String prefix = TestKafka.uniquePrefix();
-		try (RunningGateway sse = RunningGateway.start(arguments(prefix, "sse"))) {
+		try (RunningGateway stream = RunningGateway.start(arguments(prefix, "stream"))) {
 			await().atMost(Duration.ofSeconds(30)).until(() -> readers(prefix).contains("topics"));
 			assertThat(readers(prefix)).doesNotContain("attempts", "cursors");
 		}

@@ -43,6 +43,8 @@ class WalkthroughIntegrationTests {
 		try (GatewayProcess gateway = GatewayProcess.startReady(log, "--streamgate.storage=memory",
 				"--spring.profiles.active=demo", "--logging.level.org.apache.kafka=INFO")) {
 			walkThrough(gateway);
+			assertThat(gateway.outputLines()).as("the ready line says what a restart loses")
+				.anyMatch((line) -> line.contains("storage: memory, nothing is kept across a restart"));
 			assertThat(gateway.outputLines()).as("no Kafka client or broker logged a line")
 				.noneMatch((line) -> line.contains("org.apache.kafka") || line.contains("kafka.server"));
 		}

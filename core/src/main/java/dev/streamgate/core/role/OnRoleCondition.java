@@ -5,6 +5,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -33,15 +34,21 @@ class OnRoleCondition implements Condition {
 		List<String> names = binder.bind("streamgate.roles", Bindable.listOf(String.class)).orElse(List.of("all"));
 		Set<Role> roles = EnumSet.noneOf(Role.class);
 		for (String name : names) {
-			String normalized = name.trim().toUpperCase(Locale.ROOT);
-			if (normalized.equals("ALL")) {
+			String normalized = name.trim().toLowerCase(Locale.ROOT);
+			if (normalized.equals("all")) {
 				return EnumSet.allOf(Role.class);
 			}
+			Set<Role> former = Role.FORMER_NAMES.get(normalized);
+			if (former != null) {
+				roles.addAll(former);
+				continue;
+			}
 			Role role = Arrays.stream(Role.values())
-				.filter((candidate) -> candidate.name().equals(normalized))
+				.filter((candidate) -> candidate.roleName().equals(normalized))
 				.findFirst()
-				.orElseThrow(() -> new IllegalArgumentException("streamgate.roles: unknown role '" + name
-						+ "'; use all or a list of admin, ingest, poller, sse, webhook"));
+				.orElseThrow(() -> new IllegalArgumentException(
+						"streamgate.roles: unknown role '" + name + "'; use all or a list of "
+								+ Arrays.stream(Role.values()).map(Role::roleName).collect(Collectors.joining(", "))));
 			roles.add(role);
 		}
 		return roles;

@@ -1,27 +1,53 @@
 package dev.streamgate.core.role;
 
+import java.util.Map;
+import java.util.Set;
+
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
 /**
- * The parts of streamgate that a node can run; {@code streamgate.roles} picks them.
+ * The parts of streamgate that a node can run; {@code streamgate.roles} picks them by
+ * name ({@link #roleName()}), or by an older name that stands for some of them
+ * ({@code poller}: both publishers that poll, {@code sse}: {@code stream}).
  */
 public enum Role {
 
 	/** The topic and webhook admin API. */
-	ADMIN,
+	ADMIN("admin"),
 
 	/** The HTTP POST publish API. */
-	INGEST,
+	INGEST("ingest"),
 
-	/** The HTTP pollers. */
-	POLLER,
+	/** The HTTP pollers of {@code http-poller} topics. */
+	HTTP_POLLER("http-poller"),
 
-	/** The Server-Sent Events streams. */
-	SSE,
+	/** The mirrors of {@code kafka} publisher topics. */
+	KAFKA_PUBLISHER("kafka-publisher"),
 
-	/** The webhook deliveries. */
-	WEBHOOK;
+	/** The subscriber streams: Server-Sent Events and WebSocket. */
+	STREAM("stream"),
+
+	/** Webhook deliveries and Kafka subscriptions. */
+	WEBHOOK("webhook");
+
+	/** The names of earlier versions, each standing for roles of today. */
+	static final Map<String, Set<Role>> FORMER_NAMES = Map.of("poller", Set.of(HTTP_POLLER, KAFKA_PUBLISHER), "sse",
+			Set.of(STREAM));
+
+	private final String roleName;
+
+	Role(String roleName) {
+		this.roleName = roleName;
+	}
+
+	/**
+	 * The role's name in {@code streamgate.roles}.
+	 * @return the name
+	 */
+	public String roleName() {
+		return this.roleName;
+	}
 
 	/**
 	 * Whether {@code streamgate.roles} enables this role.

@@ -36,11 +36,36 @@ class OnRoleConditionTests {
 				.getFailure()
 				.hasStackTraceContaining("IllegalArgumentException")
 				.hasMessageContaining("unknown role 'pollers'")
-				.hasMessageContaining("admin, ingest, poller, sse, webhook"));
+				.hasMessageContaining("admin, ingest, http-poller, kafka-publisher, stream, webhook"));
+	}
+
+	@Test
+	void formerNamesStandForTheRolesThatNowCarryTheirWork() {
+		this.runner.withPropertyValues("streamgate.roles=poller,sse")
+			.run((context) -> assertThat(context).doesNotHaveBean("admin")
+				.hasBean("sse")
+				.hasBean("httpPoller")
+				.hasBean("kafkaPublisher"));
+		this.runner.withPropertyValues("streamgate.roles=kafka-publisher")
+			.run((context) -> assertThat(context).hasBean("kafkaPublisher")
+				.doesNotHaveBean("httpPoller")
+				.doesNotHaveBean("sse"));
 	}
 
 	@Configuration(proxyBeanMethods = false)
 	static class RoleBeans {
+
+		@Bean
+		@ConditionalOnRole(Role.HTTP_POLLER)
+		String httpPoller() {
+			return "httpPoller";
+		}
+
+		@Bean
+		@ConditionalOnRole(Role.KAFKA_PUBLISHER)
+		String kafkaPublisher() {
+			return "kafkaPublisher";
+		}
 
 		@Bean
 		@ConditionalOnRole(Role.ADMIN)
@@ -49,7 +74,7 @@ class OnRoleConditionTests {
 		}
 
 		@Bean
-		@ConditionalOnRole(Role.SSE)
+		@ConditionalOnRole(Role.STREAM)
 		String sse() {
 			return "sse";
 		}

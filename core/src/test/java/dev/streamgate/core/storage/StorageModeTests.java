@@ -16,8 +16,8 @@ class StorageModeTests {
 
 	@Test
 	void kafkaUnlessToldOtherwise() {
-		assertThat(StorageMode.of(new MockEnvironment(), EnumSet.of(Role.SSE))).isEqualTo(StorageMode.KAFKA);
-		assertThat(StorageMode.of(environment(" Kafka "), EnumSet.of(Role.SSE))).isEqualTo(StorageMode.KAFKA);
+		assertThat(StorageMode.of(new MockEnvironment(), EnumSet.of(Role.STREAM))).isEqualTo(StorageMode.KAFKA);
+		assertThat(StorageMode.of(environment(" Kafka "), EnumSet.of(Role.STREAM))).isEqualTo(StorageMode.KAFKA);
 	}
 
 	@Test
@@ -28,7 +28,7 @@ class StorageModeTests {
 	@Test
 	void memoryIsRefusedToANodeOfACluster() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> StorageMode.of(environment("memory"), EnumSet.of(Role.INGEST, Role.SSE)))
+			.isThrownBy(() -> StorageMode.of(environment("memory"), EnumSet.of(Role.INGEST, Role.STREAM)))
 			.withMessageContaining("streamgate.roles=all");
 	}
 

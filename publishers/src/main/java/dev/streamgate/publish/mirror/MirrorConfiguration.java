@@ -16,7 +16,7 @@ import dev.streamgate.core.topic.TopicStore;
  * that fetches rather than receives.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnRole(Role.POLLER)
+@ConditionalOnRole(Role.KAFKA_PUBLISHER)
 public class MirrorConfiguration {
 
 	@Bean

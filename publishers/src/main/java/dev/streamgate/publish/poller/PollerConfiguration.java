@@ -21,7 +21,7 @@ import dev.streamgate.core.trace.EventTracing;
  * Wires the poller role.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnRole(Role.POLLER)
+@ConditionalOnRole(Role.HTTP_POLLER)
 @EnableConfigurationProperties(PollerProperties.class)
 public class PollerConfiguration {
 

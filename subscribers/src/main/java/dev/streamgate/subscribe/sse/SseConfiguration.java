@@ -14,7 +14,7 @@ import dev.streamgate.subscribe.follow.TopicFollowers;
  * Wires the sse role.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnRole(Role.SSE)
+@ConditionalOnRole(Role.STREAM)
 @EnableConfigurationProperties(SseProperties.class)
 public class SseConfiguration {
 

@@ -73,7 +73,7 @@ import dev.streamgate.subscribe.follow.TopicFollowers;
  * {@code problem} events and the end of the stream.
  */
 @RestController
-@ConditionalOnRole(Role.SSE)
+@ConditionalOnRole(Role.STREAM)
 @Tag(name = "Streaming", description = "Server-Sent Events streams (role sse)")
 public class StreamController {
 

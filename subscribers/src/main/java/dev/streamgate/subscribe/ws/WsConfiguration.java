@@ -30,7 +30,7 @@ import dev.streamgate.subscribe.follow.TopicFollowers;
  * Wires WebSocket subscribers on nodes of the sse role.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnRole(Role.SSE)
+@ConditionalOnRole(Role.STREAM)
 @EnableConfigurationProperties(WsProperties.class)
 public class WsConfiguration {
 

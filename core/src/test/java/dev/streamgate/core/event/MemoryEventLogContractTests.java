@@ -1,0 +1,22 @@
+package dev.streamgate.core.event;
+
+import java.time.Clock;
+
+/**
+ * The event log contract in memory ({@code streamgate.storage=memory}).
+ */
+class MemoryEventLogContractTests extends EventLogContract {
+
+	private final MemoryEventLog log = new MemoryEventLog(Clock.systemUTC(), 1024 * 1024);
+
+	@Override
+	protected EventLog log() {
+		return this.log;
+	}
+
+	@Override
+	protected EventTail tail() {
+		return this.log;
+	}
+
+}

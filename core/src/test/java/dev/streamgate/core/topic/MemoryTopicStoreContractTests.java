@@ -1,0 +1,15 @@
+package dev.streamgate.core.topic;
+
+/**
+ * The topic store contract in memory ({@code streamgate.storage=memory}).
+ */
+class MemoryTopicStoreContractTests extends TopicStoreContract {
+
+	private final MemoryTopicStore store = new MemoryTopicStore();
+
+	@Override
+	protected TopicStore store() {
+		return this.store;
+	}
+
+}
