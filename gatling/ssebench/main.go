@@ -17,8 +17,8 @@
 // number mod n) is k). It prints one JSON line of results, with the gateway's
 // CPU-seconds per 1,000 delivered events, to compare runs on a noisy machine by ratio.
 //
-// With -hub mercure the same load goes to a Mercure hub instead (the Go hub the issue of many
-// topics compares streamgate with): clients subscribe to /.well-known/mercure?topic=<topic>,
+// With -hub mercure the same load goes to a Mercure hub instead (the Go hub the many-topics
+// figures compare streamgate with): clients subscribe to /.well-known/mercure?topic=<topic>,
 // the publisher posts each event there as a form with a publisher JWT signed with -jwt-key
 // (HS256), and -pid names the hub's process. Topics are not created (a Mercure topic exists
 // once named); -channel, -per-client and -filters do not apply.
