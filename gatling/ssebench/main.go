@@ -166,7 +166,7 @@ func main() {
 	topic := flag.String("topic", "bench", "topic id (an http-post event topic)")
 	topics := flag.Int("topics", 1, "topics: <topic>-0 .. <topic>-(n-1) when more than 1")
 	clients := flag.Int("clients", 1000, "SSE clients")
-	rate := flag.Int("rate", 100, "events per second")
+	rate := flag.Int("rate", 100, "events per second; 0 publishes nothing (idle connections)")
 	size := flag.Int("size", 1024, "payload size in bytes")
 	duration := flag.Duration("duration", 60*time.Second, "measured duration")
 	warmup := flag.Duration("warmup", 10*time.Second, "publishing before measuring")
@@ -325,14 +325,22 @@ func main() {
 			fmt.Fprintln(os.Stderr, "publish:", resp.Status)
 		}
 	}
-	ticker := time.NewTicker(time.Second / time.Duration(*rate))
+	// -rate 0: nothing is published, the clients stay connected for the duration (idle
+	// connections); the ticker then only paces the RSS samples.
+	tick := time.Second
+	if *rate > 0 {
+		tick = time.Second / time.Duration(*rate)
+	}
+	ticker := time.NewTicker(tick)
 	defer ticker.Stop()
 	end := time.Now().Add(*warmup)
 	for now := range ticker.C {
 		if now.After(end) {
 			break
 		}
-		go publish()
+		if *rate > 0 {
+			go publish()
+		}
 	}
 	measuring.open(time.Now().UnixMicro())
 	compressions := "streamgate_sse_compressions_total"
@@ -352,7 +360,9 @@ func main() {
 		if now.After(end) {
 			break
 		}
-		go publish()
+		if *rate > 0 {
+			go publish()
+		}
 		if now.Sub(lastSample) >= time.Second {
 			lastSample = now
 			if r := rssMiB(*pid); r > 0 {
