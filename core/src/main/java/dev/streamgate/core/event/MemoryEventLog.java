@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -24,7 +25,9 @@ import dev.streamgate.core.topic.Topic;
  * Events go as Kafka's retention makes them go: older than the topic's retention, or the
  * oldest of a partition once the partition holds more than its share of
  * {@code maxTopicBytes}; a cursor before what is left then stands before the start, as it
- * does over Kafka. Nothing survives the process.
+ * does over Kafka. All topics together keep at most {@code maxBytes}: past it, the topic
+ * that appends gives up its oldest events (each partition keeps its newest), so that a
+ * node with many topics cannot fill its heap. Nothing survives the process.
  * <p>
  * It is also the node's {@link EventTail}: followers hear of each append on the appending
  * thread, in order, under the topic's lock, as the Kafka tail's one consumer thread tells
@@ -43,6 +46,11 @@ public class MemoryEventLog implements EventLog, EventTail {
 
 	private final long maxTopicBytes;
 
+	private final long maxBytes;
+
+	/** What every topic keeps, together. */
+	private final AtomicLong stored = new AtomicLong();
+
 	private final AtomicInteger ends = new AtomicInteger();
 
 	private final AtomicInteger reads = new AtomicInteger();
@@ -54,17 +62,27 @@ public class MemoryEventLog implements EventLog, EventTail {
 	 * @param clock when events are published
 	 */
 	public MemoryEventLog(Clock clock) {
-		this(clock, Long.MAX_VALUE);
+		this(clock, Long.MAX_VALUE, Long.MAX_VALUE);
 	}
 
 	/**
-	 * A log bounded by each topic's retention and a size per topic.
+	 * A log bounded by each topic's retention, a size per topic and a size in all.
 	 * @param clock when events are published
 	 * @param maxTopicBytes how much one topic keeps at most, its partitions sharing it
+	 * @param maxBytes how much all topics keep together at most
 	 */
-	public MemoryEventLog(Clock clock, long maxTopicBytes) {
+	public MemoryEventLog(Clock clock, long maxTopicBytes, long maxBytes) {
 		this.clock = clock;
 		this.maxTopicBytes = maxTopicBytes;
+		this.maxBytes = maxBytes;
+	}
+
+	/**
+	 * What all topics keep, counted as their bounds count it.
+	 * @return the bytes
+	 */
+	public long storedBytes() {
+		return this.stored.get();
 	}
 
 	/** How many times {@link #end} was asked. */
@@ -98,7 +116,7 @@ public class MemoryEventLog implements EventLog, EventTail {
 	}
 
 	private TopicLog log(Topic topic) {
-		return this.topics.computeIfAbsent(topic.id(), (id) -> new TopicLog(topic.partitions()));
+		return this.topics.computeIfAbsent(topic.id(), (id) -> new TopicLog(topic.partitions(), this.stored));
 	}
 
 	@Override
@@ -112,7 +130,7 @@ public class MemoryEventLog implements EventLog, EventTail {
 			TopicLog log = log(previous);
 			synchronized (log) {
 				while (log.partitions.size() < topic.partitions()) {
-					log.partitions.add(new Partition());
+					log.partitions.add(new Partition(log.stored));
 				}
 			}
 		});
@@ -120,7 +138,14 @@ public class MemoryEventLog implements EventLog, EventTail {
 
 	@Override
 	public Mono<Void> delete(Topic topic) {
-		return Mono.fromRunnable(() -> this.topics.remove(topic.id()));
+		return Mono.fromRunnable(() -> {
+			TopicLog removed = this.topics.remove(topic.id());
+			if (removed != null) {
+				synchronized (removed) {
+					removed.partitions.forEach(Partition::clear);
+				}
+			}
+		});
 	}
 
 	@Override
@@ -159,6 +184,7 @@ public class MemoryEventLog implements EventLog, EventTail {
 					Partition partition = log.partitions.get(p);
 					Event stored = new Event(p, partition.next(), event.type(), now, event.data(), event.attributes());
 					partition.add(stored, this.maxTopicBytes / partitions);
+					log.yieldOver(this.maxBytes);
 					positions.add(new EventPosition(p, stored.offset(), partitions));
 					log.listeners.forEach((listener) -> listener.onEvent(stored));
 				}
@@ -251,9 +277,32 @@ public class MemoryEventLog implements EventLog, EventTail {
 		 */
 		private int unkeyed;
 
-		TopicLog(int partitions) {
+		/** What every topic keeps, together. */
+		private final AtomicLong stored;
+
+		TopicLog(int partitions, AtomicLong stored) {
+			this.stored = stored;
 			for (int p = 0; p < partitions; p++) {
-				this.partitions.add(new Partition());
+				this.partitions.add(new Partition(stored));
+			}
+		}
+
+		/**
+		 * While all topics keep more than they may, drops this topic's oldest events,
+		 * from its fullest partition first, down to the newest of each partition.
+		 */
+		void yieldOver(long maxBytes) {
+			while (this.stored.get() > maxBytes) {
+				Partition fullest = null;
+				for (Partition partition : this.partitions) {
+					if (partition.size() > 1 && (fullest == null || partition.bytes > fullest.bytes)) {
+						fullest = partition;
+					}
+				}
+				if (fullest == null) {
+					return;
+				}
+				fullest.dropOldest();
 			}
 		}
 
@@ -288,6 +337,9 @@ public class MemoryEventLog implements EventLog, EventTail {
 
 		private final ArrayList<Event> events = new ArrayList<>();
 
+		/** What every topic keeps, together. */
+		private final AtomicLong stored;
+
 		private int head;
 
 		/** The offset of the event at {@code head}, or of the next one when empty. */
@@ -295,8 +347,19 @@ public class MemoryEventLog implements EventLog, EventTail {
 
 		private long bytes;
 
+		Partition(AtomicLong stored) {
+			this.stored = stored;
+		}
+
 		long first() {
 			return this.first;
+		}
+
+		void clear() {
+			this.stored.addAndGet(-this.bytes);
+			this.bytes = 0;
+			this.events.clear();
+			this.head = 0;
 		}
 
 		long next() {
@@ -317,7 +380,9 @@ public class MemoryEventLog implements EventLog, EventTail {
 
 		void add(Event event, long maxBytes) {
 			this.events.add(event);
-			this.bytes += cost(event);
+			long cost = cost(event);
+			this.bytes += cost;
+			this.stored.addAndGet(cost);
 			while (this.bytes > maxBytes && size() > 1) {
 				dropOldest();
 			}
@@ -329,9 +394,11 @@ public class MemoryEventLog implements EventLog, EventTail {
 			}
 		}
 
-		private void dropOldest() {
+		void dropOldest() {
 			Event dropped = this.events.set(this.head, null);
-			this.bytes -= cost(dropped);
+			long cost = cost(dropped);
+			this.bytes -= cost;
+			this.stored.addAndGet(-cost);
 			this.head++;
 			this.first++;
 			if (this.head >= 1024 && this.head > this.events.size() / 2) {

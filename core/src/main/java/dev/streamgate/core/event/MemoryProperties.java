@@ -29,7 +29,7 @@ import org.springframework.util.unit.DataSize;
  */
 @ConfigurationProperties("streamgate.memory")
 public record MemoryProperties(@Nullable DataSize recentEvents, @DefaultValue("8MB") DataSize clientBuffer,
-		@Nullable DataSize clientBuffers, @DefaultValue("64MB") DataSize topicEvents) {
+		@Nullable DataSize clientBuffers, @DefaultValue("64MB") DataSize topicEvents, @Nullable DataSize storedEvents) {
 
 	/** The most the default budget of connections' buffers takes, in MiB. */
 	public static final long DEFAULT_CLIENT_CAP_MIB = 256;
@@ -45,6 +45,14 @@ public record MemoryProperties(@Nullable DataSize recentEvents, @DefaultValue("8
 
 	/** The most the default budget takes, in MiB. */
 	public static final long DEFAULT_CAP_MIB = 384;
+
+	/**
+	 * The bytes of events a node without Kafka keeps in all.
+	 * @return the bytes
+	 */
+	public long storedEventsBytes() {
+		return (this.storedEvents != null) ? this.storedEvents.toBytes() : Runtime.getRuntime().maxMemory() / 4;
+	}
 
 	/**
 	 * The budget of recent events.

@@ -2,6 +2,9 @@ package dev.streamgate.core.storage;
 
 import java.time.Clock;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -30,8 +33,15 @@ public class MemoryStorageConfiguration {
 	}
 
 	@Bean
-	MemoryEventLog eventLog(MemoryProperties memory) {
-		return new MemoryEventLog(Clock.systemUTC(), memory.topicEvents().toBytes());
+	MemoryEventLog eventLog(MemoryProperties memory, ObjectProvider<MeterRegistry> meters) {
+		MemoryEventLog log = new MemoryEventLog(Clock.systemUTC(), memory.topicEvents().toBytes(),
+				memory.storedEventsBytes());
+		meters.ifAvailable(
+				(registry) -> Gauge.builder("streamgate.memory.stored.events", log, MemoryEventLog::storedBytes)
+					.description("Bytes of events all topics keep in memory (streamgate.storage=memory)")
+					.baseUnit("bytes")
+					.register(registry));
+		return log;
 	}
 
 	@Bean

@@ -7,7 +7,7 @@ import java.time.Clock;
  */
 class MemoryEventLogContractTests extends EventLogContract {
 
-	private final MemoryEventLog log = new MemoryEventLog(Clock.systemUTC(), 1024 * 1024);
+	private final MemoryEventLog log = new MemoryEventLog(Clock.systemUTC(), 1024 * 1024, 64 * 1024 * 1024);
 
 	@Override
 	protected EventLog log() {

@@ -87,7 +87,7 @@ class MemoryEventLogTests {
 	@Test
 	void keepsAtMostItsShareOfBytesPerPartitionDroppingTheOldest() {
 		int eventBytes = MemoryEventLog.EVENT_OVERHEAD + 100;
-		MemoryEventLog log = new MemoryEventLog(this.clock, 2L * 10 * eventBytes);
+		MemoryEventLog log = new MemoryEventLog(this.clock, 2L * 10 * eventBytes, Long.MAX_VALUE);
 		Topic topic = topic(2, Duration.ofDays(1));
 		String data = "x".repeat(100);
 		IntStream.range(0, 50).forEach((i) -> log.append(topic, List.of(event(data))).block());
@@ -98,8 +98,28 @@ class MemoryEventLogTests {
 	}
 
 	@Test
+	void allTopicsTogetherKeepAtMostTheirBoundTheAppendingTopicGivingUpItsOldest() {
+		int eventBytes = MemoryEventLog.EVENT_OVERHEAD + 100;
+		MemoryEventLog log = new MemoryEventLog(this.clock, Long.MAX_VALUE, 30L * eventBytes);
+		Topic quiet = new Topic("quiet", "quiet", null, null, null, null, 1, Duration.ofDays(1), null, null, null, null)
+			.withDefaults();
+		Topic busy = topic(2, Duration.ofDays(1));
+		String data = "x".repeat(100);
+		IntStream.range(0, 10).forEach((i) -> log.append(quiet, List.of(event(data))).block());
+		IntStream.range(0, 100).forEach((i) -> log.append(busy, List.of(event(data))).block());
+
+		assertThat(log.storedBytes()).isLessThanOrEqualTo(30L * eventBytes);
+		assertThat(log.all(quiet)).as("the quiet topic kept what it had").hasSize(10);
+		assertThat(log.all(busy)).hasSize(20).extracting(Event::partition).containsOnly(0, 1);
+		assertThat(log.start(busy).block()).isEqualTo(Cursor.of(new long[] { 39, 39 }));
+		assertThat(log.end(busy).block()).isEqualTo(Cursor.of(new long[] { 49, 49 }));
+		log.delete(busy).block();
+		assertThat(log.storedBytes()).isEqualTo(10L * eventBytes);
+	}
+
+	@Test
 	void readsBetweenTwoCursorsAcrossManyDroppedEvents() {
-		MemoryEventLog log = new MemoryEventLog(this.clock, 64L * (MemoryEventLog.EVENT_OVERHEAD + 4));
+		MemoryEventLog log = new MemoryEventLog(this.clock, 64L * (MemoryEventLog.EVENT_OVERHEAD + 4), Long.MAX_VALUE);
 		Topic topic = topic(1, Duration.ofDays(1));
 		IntStream.range(0, 5000).forEach((i) -> log.append(topic, List.of(event("%04d".formatted(i)))).block());
 
