@@ -1,0 +1,15 @@
+package dev.streamgate.core.webhook;
+
+/**
+ * The webhook store contract in memory ({@code streamgate.storage=memory}).
+ */
+class MemoryWebhookStoreContractTests extends WebhookStoreContract {
+
+	private final MemoryWebhookStore store = new MemoryWebhookStore();
+
+	@Override
+	protected WebhookStore store() {
+		return this.store;
+	}
+
+}
