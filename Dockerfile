@@ -11,6 +11,8 @@ WORKDIR /src
 COPY .mvn .mvn
 COPY mvnw pom.xml ./
 COPY core core
+COPY storage-kafka storage-kafka
+COPY storage-memory storage-memory
 COPY publishers publishers
 COPY subscribers subscribers
 COPY gateway gateway

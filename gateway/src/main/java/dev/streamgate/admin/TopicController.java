@@ -20,14 +20,14 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ObjectNode;
 
 import dev.streamgate.core.event.EventLogStatus;
-import dev.streamgate.core.event.EventTypeCounts;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
-import dev.streamgate.core.topic.StoredTopic;
-import dev.streamgate.core.topic.PollerStatus;
+import dev.streamgate.core.storage.EventTypeCounts;
 import dev.streamgate.core.topic.PollerStatus.LastPoll;
+import dev.streamgate.core.topic.PollerStatus;
+import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.SubscriberCounts;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicJson;

@@ -51,8 +51,8 @@ import org.springframework.web.server.WebFilter;
 import reactor.core.publisher.Mono;
 
 import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.topic.StoredTopic;
-import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.web.RequestAttributes;
 import dev.streamgate.core.web.SubscribeAccess;
 import dev.streamgate.web.CorsProperties;

@@ -20,11 +20,11 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
+import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
-import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.web.SubscribeAccess;
 
 /**

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
 
-import dev.streamgate.core.kafka.EmbeddedKafkaBroker;
+import dev.streamgate.storage.kafka.EmbeddedKafkaBroker;
 import dev.streamgate.support.RunningGateway;
 import dev.streamgate.support.Sse;
 

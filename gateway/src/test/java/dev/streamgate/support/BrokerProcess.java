@@ -18,7 +18,7 @@ import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 
-import dev.streamgate.core.kafka.EmbeddedKafkaBroker;
+import dev.streamgate.storage.kafka.EmbeddedKafkaBroker;
 
 import static org.awaitility.Awaitility.await;
 

@@ -7,7 +7,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import reactor.core.Disposable;
 
-import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.storage.EventLog;
+import dev.streamgate.core.storage.SnapshotStore;
+import dev.streamgate.core.storage.TopicStore;
 
 /**
  * Wires publishing, which every role that writes events shares.

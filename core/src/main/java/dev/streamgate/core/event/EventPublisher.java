@@ -19,10 +19,12 @@ import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
-import dev.streamgate.core.event.SnapshotStore.Checkpoint;
 import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.storage.EventLog;
+import dev.streamgate.core.storage.SnapshotStore.Checkpoint;
+import dev.streamgate.core.storage.SnapshotStore;
 import dev.streamgate.core.support.SerialQueue;
 import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.Topic;

@@ -6,6 +6,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 
+import dev.streamgate.core.storage.EventLog;
+import dev.streamgate.core.storage.SnapshotStore;
 import dev.streamgate.core.topic.Topic;
 
 /**

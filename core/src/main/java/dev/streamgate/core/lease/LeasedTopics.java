@@ -16,9 +16,10 @@ import org.apache.commons.logging.LogFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 
+import dev.streamgate.core.storage.Leases;
+import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.Topic;
-import dev.streamgate.core.topic.TopicStore;
 
 /**
  * Runs one worker per topic of a kind that this node owns in a lease group (the poller of

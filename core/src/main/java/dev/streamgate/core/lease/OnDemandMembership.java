@@ -5,6 +5,7 @@ import java.time.Duration;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
+import dev.streamgate.core.storage.Leases;
 
 /**
  * A place in a lease group held only while there is work of the group's kind: a node with

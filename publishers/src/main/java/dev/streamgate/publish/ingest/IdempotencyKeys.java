@@ -20,10 +20,10 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import reactor.core.publisher.Mono;
 
-import dev.streamgate.core.event.IdempotencyStore;
 import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.storage.IdempotencyStore;
 
 /**
  * Remembers the answer to each {@code Idempotency-Key} for the dedupe window, so that a
@@ -61,11 +61,8 @@ class IdempotencyKeys {
 
 	private final Clock clock;
 
-	IdempotencyKeys(IngestProperties properties, IdempotencyStore store, Clock clock) {
-		this.unsaved = Caffeine.newBuilder()
-			.expireAfterWrite(properties.idempotencyWindow())
-			.maximumSize(UNSAVED_KEYS)
-			.build();
+	IdempotencyKeys(Duration window, IdempotencyStore store, Clock clock) {
+		this.unsaved = Caffeine.newBuilder().expireAfterWrite(window).maximumSize(UNSAVED_KEYS).build();
 		this.store = store;
 		this.clock = clock;
 	}

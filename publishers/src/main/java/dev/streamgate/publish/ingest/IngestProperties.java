@@ -10,16 +10,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
+import dev.streamgate.core.storage.IdempotencyProperties;
+
 /**
- * The HTTP POST ingest.
+ * The HTTP POST ingest (its Idempotency-Key memory: {@link IdempotencyProperties}).
  *
  * @param maxPayload largest accepted request body, a batch included
- * @param idempotencyWindow how long an {@code Idempotency-Key} answer is remembered
- * (Kafka keeps answers 7 days at most)
- * @param idempotencyMemory the most memory the index of Idempotency-Key answers takes on
- * an ingest node: 27 to 53 bytes a key answered within the window (the answers stay in
- * Kafka); when full, the oldest keys are forgotten before their window has passed, with a
- * warning
  * @param maxInFlight bytes of publications a node holds at once between reading a request
  * and Kafka's acknowledgement (a body of unknown length counts as {@code maxPayload}).
  * Kept under the producer's {@code buffer.memory} (32 MiB), so that a send never waits
@@ -32,9 +28,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("streamgate.ingest")
-public record IngestProperties(@DefaultValue("1MB") DataSize maxPayload,
-		@DefaultValue("24h") @DurationMax(days = 7) Duration idempotencyWindow,
-		@DefaultValue("128MB") DataSize idempotencyMemory, @DefaultValue("16MB") DataSize maxInFlight,
+public record IngestProperties(@DefaultValue("1MB") DataSize maxPayload, @DefaultValue("16MB") DataSize maxInFlight,
 		@DefaultValue("0s") @DurationMin(millis = 0) @DurationMax(minutes = 1) Duration maxWait) {
 
 }

@@ -27,12 +27,13 @@ import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.OutgoingEvent;
 import dev.streamgate.core.lease.LeasedTopics;
-import dev.streamgate.core.mirror.MirrorException;
-import dev.streamgate.core.mirror.MirrorSource;
-import dev.streamgate.core.mirror.MirrorWriter;
-import dev.streamgate.core.mirror.Mirroring;
-import dev.streamgate.core.mirror.SourceRecord;
 import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.core.storage.MirrorException;
+import dev.streamgate.core.storage.MirrorSource;
+import dev.streamgate.core.storage.MirrorWriter;
+import dev.streamgate.core.storage.Mirroring;
+import dev.streamgate.core.storage.SourceRecord;
+import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.topic.KafkaEndpoint;
 import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.PollerStatus.LastPoll;
@@ -40,7 +41,6 @@ import dev.streamgate.core.topic.PublisherType;
 import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.trace.EventTracing;
-import dev.streamgate.core.topic.TopicStore;
 
 /**
  * Mirrors the source topic of one {@code kafka} publisher, on a thread of its own (a

@@ -5,11 +5,11 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.streamgate.core.event.EventPublisher;
-import dev.streamgate.core.lease.Leases;
-import dev.streamgate.core.mirror.Mirroring;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
-import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.storage.Leases;
+import dev.streamgate.core.storage.Mirroring;
+import dev.streamgate.core.storage.TopicStore;
 
 /**
  * Wires {@code kafka} publishers: part of the poller role, which runs every publisher

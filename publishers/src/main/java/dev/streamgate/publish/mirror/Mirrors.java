@@ -9,11 +9,11 @@ import org.springframework.context.SmartLifecycle;
 
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.lease.LeasedTopics;
-import dev.streamgate.core.lease.Leases;
-import dev.streamgate.core.mirror.Mirroring;
+import dev.streamgate.core.storage.Leases;
+import dev.streamgate.core.storage.Mirroring;
+import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.topic.PollerStatus;
 import dev.streamgate.core.topic.PublisherType;
-import dev.streamgate.core.topic.TopicStore;
 
 /**
  * Runs the mirrors of the {@code kafka} topics this node owns in the {@code mirrors}

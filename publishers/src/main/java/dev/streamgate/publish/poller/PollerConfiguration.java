@@ -10,11 +10,11 @@ import org.springframework.context.annotation.Configuration;
 
 import dev.streamgate.core.egress.EgressGuard;
 import dev.streamgate.core.event.EventPublisher;
-import dev.streamgate.core.lease.Leases;
 import dev.streamgate.core.oauth.AccessTokens;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
-import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.storage.Leases;
+import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.trace.EventTracing;
 
 /**

@@ -9,10 +9,10 @@ import org.springframework.context.SmartLifecycle;
 
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.lease.LeasedTopics;
-import dev.streamgate.core.lease.Leases;
+import dev.streamgate.core.storage.Leases;
+import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.topic.PollerStatus;
 import dev.streamgate.core.topic.PublisherType;
-import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.trace.EventTracing;
 
 /**

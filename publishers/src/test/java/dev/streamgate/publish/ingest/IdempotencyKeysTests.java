@@ -10,15 +10,14 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
-import org.springframework.util.unit.DataSize;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.test.StepVerifier;
 
-import dev.streamgate.core.event.IdempotencyStore;
-import dev.streamgate.core.event.MemoryIdempotencyStore;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.storage.IdempotencyStore;
+import dev.streamgate.storage.memory.MemoryIdempotencyStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,10 +29,7 @@ class IdempotencyKeysTests {
 
 	private final OtherNodes store = new OtherNodes();
 
-	private final IdempotencyKeys keys = new IdempotencyKeys(
-			new IngestProperties(DataSize.ofMegabytes(1), Duration.ofHours(24), DataSize.ofMegabytes(1),
-					DataSize.ofMegabytes(16), Duration.ZERO),
-			this.store, Clock.fixed(Instant.parse("2026-11-29T00:00:00Z"), ZoneOffset.UTC));
+	private final IdempotencyKeys keys = new IdempotencyKeys(Duration.ofHours(24), this.store, CLOCK);
 
 	private final AtomicInteger published = new AtomicInteger();
 

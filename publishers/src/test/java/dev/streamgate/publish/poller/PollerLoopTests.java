@@ -20,18 +20,18 @@ import reactor.test.scheduler.VirtualTimeScheduler;
 import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.event.EventType;
-import dev.streamgate.core.event.MemoryEventLog;
+import dev.streamgate.storage.memory.MemoryEventLog;
 
-import dev.streamgate.core.event.MemorySnapshotStore;
 import dev.streamgate.core.event.SnapshotDocuments;
 import dev.streamgate.core.support.SchedulerClock;
-import dev.streamgate.core.topic.MemoryTopicStore;
 import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.Publisher;
 import dev.streamgate.core.topic.PublisherType;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.publish.poller.SourceClient.Fetch;
 import dev.streamgate.publish.poller.SourceClient.Validators;
+import dev.streamgate.storage.memory.MemorySnapshotStore;
+import dev.streamgate.storage.memory.MemoryTopicStore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

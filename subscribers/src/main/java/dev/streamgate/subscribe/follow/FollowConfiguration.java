@@ -7,12 +7,12 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import dev.streamgate.core.event.EventLog;
-import dev.streamgate.core.event.EventTail;
 import dev.streamgate.core.event.MemoryBudget;
 import dev.streamgate.core.event.MemoryProperties;
 import dev.streamgate.core.event.SnapshotDocuments;
-import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.storage.EventLog;
+import dev.streamgate.core.storage.EventTail;
+import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.trace.EventTracing;
 
 /**

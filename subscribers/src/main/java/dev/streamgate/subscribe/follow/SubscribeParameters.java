@@ -9,11 +9,11 @@ import dev.streamgate.core.filter.Selection;
 import dev.streamgate.core.patch.DocumentView;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.topic.PayloadType;
-import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.StoredTopic;
+import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
-import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.web.SubscribeAccess;
 
 /**

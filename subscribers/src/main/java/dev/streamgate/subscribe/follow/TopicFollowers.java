@@ -15,17 +15,17 @@ import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.scheduler.Schedulers;
 
-import dev.streamgate.core.event.EventLog;
-import dev.streamgate.core.event.EventTail;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.MemoryBudget;
 import dev.streamgate.core.event.SnapshotDocuments;
 import dev.streamgate.core.event.TopicMeters;
 import dev.streamgate.core.problem.ProblemJson;
 import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.storage.EventLog;
+import dev.streamgate.core.storage.EventTail;
+import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.topic.SubscriberCounts;
 import dev.streamgate.core.topic.Topic;
-import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.trace.EventTracing;
 
 /**

@@ -12,8 +12,8 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
+import dev.streamgate.core.storage.DeliveryStates;
 import dev.streamgate.core.webhook.DeliveryState;
-import dev.streamgate.core.webhook.DeliveryStates;
 
 /**
  * Commits the delivery states of a node's dispatchers together: a dispatcher hands over

@@ -22,21 +22,21 @@ import dev.streamgate.core.cloudevents.CloudEvents;
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.Event;
-import dev.streamgate.core.event.SnapshotDocuments;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.SnapshotDocument;
+import dev.streamgate.core.event.SnapshotDocuments;
 import dev.streamgate.core.filter.Selection;
 import dev.streamgate.core.patch.DocumentView;
 import dev.streamgate.core.patch.JsonPatches;
+import dev.streamgate.core.storage.AttemptLog;
+import dev.streamgate.core.storage.DeliveryStates;
+import dev.streamgate.core.storage.WebhookStore;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.trace.EventTracing;
 import dev.streamgate.core.webhook.Attempt;
-import dev.streamgate.core.webhook.AttemptLog;
 import dev.streamgate.core.webhook.DeliveryState;
-import dev.streamgate.core.webhook.DeliveryStates;
 import dev.streamgate.core.webhook.Webhook;
-import dev.streamgate.core.webhook.WebhookStore;
 
 /**
  * Delivers one webhook's events, one at a time in topic order, each retried on the

@@ -13,10 +13,10 @@ import org.springframework.context.SmartLifecycle;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 
-import dev.streamgate.core.lease.Leases;
 import dev.streamgate.core.lease.OnDemandMembership;
+import dev.streamgate.core.storage.Leases;
+import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.topic.StoredTopic;
-import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.webhook.DeliveryState;
 import dev.streamgate.core.webhook.Webhook;
 

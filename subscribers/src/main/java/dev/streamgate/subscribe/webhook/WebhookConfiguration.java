@@ -10,17 +10,17 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import dev.streamgate.core.egress.EgressGuard;
-import dev.streamgate.core.oauth.AccessTokens;
-import dev.streamgate.core.webhook.KafkaSink;
 import dev.streamgate.core.event.SnapshotDocuments;
-import dev.streamgate.core.lease.Leases;
+import dev.streamgate.core.oauth.AccessTokens;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
+import dev.streamgate.core.storage.AttemptLog;
+import dev.streamgate.core.storage.DeliveryStates;
+import dev.streamgate.core.storage.KafkaSink;
+import dev.streamgate.core.storage.Leases;
+import dev.streamgate.core.storage.TopicStore;
+import dev.streamgate.core.storage.WebhookStore;
 import dev.streamgate.core.trace.EventTracing;
-import dev.streamgate.core.topic.TopicStore;
-import dev.streamgate.core.webhook.AttemptLog;
-import dev.streamgate.core.webhook.DeliveryStates;
-import dev.streamgate.core.webhook.WebhookStore;
 import dev.streamgate.subscribe.follow.TopicFollowers;
 
 /**

@@ -11,7 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 import dev.streamgate.core.event.TopicMeters;
-import dev.streamgate.core.webhook.WebhookStore;
+import dev.streamgate.core.storage.WebhookStore;
 
 /**
  * The webhook metrics: attempts by outcome, delivery latency from publication to the 2xx

@@ -30,7 +30,7 @@ import dev.streamgate.core.egress.EgressRefusedException;
 import dev.streamgate.core.oauth.AccessTokenException;
 import dev.streamgate.core.oauth.AccessTokens;
 import dev.streamgate.core.oauth.ClientCredentials;
-import dev.streamgate.core.webhook.KafkaSink;
+import dev.streamgate.core.storage.KafkaSink;
 import dev.streamgate.core.webhook.Webhook;
 
 /**

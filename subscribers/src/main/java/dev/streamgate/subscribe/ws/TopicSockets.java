@@ -20,7 +20,7 @@ import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilterChain;
 import reactor.core.publisher.Mono;
 
-import dev.streamgate.core.topic.TopicStore;
+import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.web.Connections;
 import dev.streamgate.core.web.StreamAccessLog;
 import dev.streamgate.core.web.SubscribeAccess;

@@ -19,8 +19,8 @@ import reactor.netty.http.server.WebsocketServerSpec;
 
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
+import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.topic.SubscriberCounts;
-import dev.streamgate.core.topic.TopicStore;
 import dev.streamgate.core.web.StreamAccessLog;
 import dev.streamgate.core.web.SubscribeAccess;
 import dev.streamgate.subscribe.follow.ClientBuffers;

@@ -22,8 +22,6 @@ import reactor.core.publisher.Flux;
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.MemoryBudget;
-import dev.streamgate.core.event.MemoryEventLog;
-import dev.streamgate.core.event.MemorySnapshotStore;
 import dev.streamgate.core.event.SnapshotDocuments;
 import dev.streamgate.core.filter.Selection;
 import dev.streamgate.core.patch.DocumentView;
@@ -31,6 +29,8 @@ import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
+import dev.streamgate.storage.memory.MemoryEventLog;
+import dev.streamgate.storage.memory.MemorySnapshotStore;
 import dev.streamgate.support.RandomDocuments;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -21,12 +21,12 @@ import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.MemoryBudget;
-import dev.streamgate.core.event.MemoryEventLog;
 import dev.streamgate.core.event.OutgoingEvent;
 import dev.streamgate.core.filter.Selection;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.trace.EventTracing;
+import dev.streamgate.storage.memory.MemoryEventLog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

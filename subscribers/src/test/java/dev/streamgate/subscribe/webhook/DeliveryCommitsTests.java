@@ -11,7 +11,7 @@ import reactor.core.publisher.Mono;
 import reactor.test.scheduler.VirtualTimeScheduler;
 
 import dev.streamgate.core.webhook.DeliveryState;
-import dev.streamgate.core.webhook.MemoryDeliveryStates;
+import dev.streamgate.storage.memory.MemoryDeliveryStates;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
