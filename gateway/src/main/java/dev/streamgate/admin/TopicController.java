@@ -25,13 +25,16 @@ import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
 import dev.streamgate.core.storage.EventTypeCounts;
+import dev.streamgate.core.topic.MergePatch;
 import dev.streamgate.core.topic.PollerStatus.LastPoll;
 import dev.streamgate.core.topic.PollerStatus;
 import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.SubscriberCounts;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicJson;
+import dev.streamgate.core.web.IsoTimes;
 import dev.streamgate.core.web.ProblemResponses;
+import dev.streamgate.subscribe.webhook.WebhookAdmin;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -53,8 +56,6 @@ import org.springframework.web.bind.annotation.RestController;
 @ConditionalOnRole(Role.ADMIN)
 @Tag(name = "Topics", description = "Create, read, change and delete topics (role admin)")
 public class TopicController {
-
-	static final String MERGE_PATCH_JSON = "application/merge-patch+json";
 
 	private static final int MAX_PAGE_SIZE = 100;
 
@@ -116,11 +117,11 @@ public class TopicController {
 		return ResponseEntity.ok().eTag(stored.etag()).body(TopicJson.toResponse(stored.topic()));
 	}
 
-	@PatchMapping(path = "/{topicId}", consumes = { MERGE_PATCH_JSON, MediaType.APPLICATION_JSON_VALUE })
+	@PatchMapping(path = "/{topicId}", consumes = { MergePatch.MEDIA_TYPE, MediaType.APPLICATION_JSON_VALUE })
 	@Operation(summary = "Change a topic with an RFC 7386 merge patch",
 			description = "Send If-Match with the ETag of the version you read to avoid lost updates.")
 	@RequestBody(required = true,
-			content = @Content(mediaType = MERGE_PATCH_JSON, schema = @Schema(implementation = Topic.class)))
+			content = @Content(mediaType = MergePatch.MEDIA_TYPE, schema = @Schema(implementation = Topic.class)))
 	@ApiResponse(responseCode = "200", description = "The changed topic, with its new ETag",
 			content = @Content(schema = @Schema(implementation = Topic.class)))
 	@ProblemResponses({ 400, 404, 409, 412, 413, 415, 503 })

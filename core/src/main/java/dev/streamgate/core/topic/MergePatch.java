@@ -10,6 +10,9 @@ import tools.jackson.databind.node.ObjectNode;
  */
 public final class MergePatch {
 
+	/** The media type of a merge patch. */
+	public static final String MEDIA_TYPE = "application/merge-patch+json";
+
 	private MergePatch() {
 	}
 

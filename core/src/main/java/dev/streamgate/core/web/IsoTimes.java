@@ -1,4 +1,4 @@
-package dev.streamgate.admin;
+package dev.streamgate.core.web;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -9,10 +9,10 @@ import java.util.Optional;
  * The points in time the admin API takes (webhook replay's {@code since}, a topic's
  * cursor {@code at}): ISO-8601 with an offset, from 1970 to year 9999.
  */
-final class IsoTimes {
+public final class IsoTimes {
 
 	/** What the refusals say is expected. */
-	static final String EXPECTED = "an ISO-8601 time with an offset between 1970 and 9999, such as 2026-11-21T10:00:00Z";
+	public static final String EXPECTED = "an ISO-8601 time with an offset between 1970 and 9999, such as 2026-11-21T10:00:00Z";
 
 	private static final Instant LATEST = Instant.parse("+10000-01-01T00:00:00Z");
 
@@ -24,7 +24,7 @@ final class IsoTimes {
 	 * @param text what the client sent, or {@code null}
 	 * @return the time, or empty when it is none of the expected form
 	 */
-	static Optional<Instant> parse(String text) {
+	public static Optional<Instant> parse(String text) {
 		if (text == null) {
 			return Optional.empty();
 		}

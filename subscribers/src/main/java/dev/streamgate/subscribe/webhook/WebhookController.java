@@ -1,4 +1,4 @@
-package dev.streamgate.admin;
+package dev.streamgate.subscribe.webhook;
 
 import java.net.URI;
 import java.time.Instant;
@@ -27,11 +27,12 @@ import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
 
 import dev.streamgate.core.oauth.ClientCredentials;
-import dev.streamgate.core.topic.KafkaEndpoint;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
+import dev.streamgate.core.topic.KafkaEndpoint;
+import dev.streamgate.core.topic.MergePatch;
 import dev.streamgate.core.topic.TopicJson;
 import dev.streamgate.core.web.ProblemResponses;
 import dev.streamgate.core.webhook.Attempt;
@@ -92,13 +93,12 @@ public class WebhookController {
 		return document(webhook, null, this.admin.state(webhook));
 	}
 
-	@PatchMapping(path = "/{webhookId}",
-			consumes = { TopicController.MERGE_PATCH_JSON, MediaType.APPLICATION_JSON_VALUE })
+	@PatchMapping(path = "/{webhookId}", consumes = { MergePatch.MEDIA_TYPE, MediaType.APPLICATION_JSON_VALUE })
 	@Operation(summary = "Enable, disable or change a webhook",
 			description = "{\"status\": \"disabled\"} stops deliveries and keeps the cursor; "
 					+ "{\"status\": \"active\"} resumes from it. url, headers and description can change too.")
 	@RequestBody(required = true,
-			content = @Content(mediaType = TopicController.MERGE_PATCH_JSON,
+			content = @Content(mediaType = MergePatch.MEDIA_TYPE,
 					schema = @Schema(implementation = WebhookPatch.class)))
 	@ApiResponse(responseCode = "200", description = "The changed webhook",
 			content = @Content(schema = @Schema(implementation = WebhookDocument.class)))

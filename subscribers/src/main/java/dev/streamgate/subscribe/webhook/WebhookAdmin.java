@@ -1,4 +1,4 @@
-package dev.streamgate.admin;
+package dev.streamgate.subscribe.webhook;
 
 import java.net.URI;
 import java.time.Clock;
@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
+import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.core.JacksonException;
@@ -42,15 +43,11 @@ import dev.streamgate.core.topic.MergePatch;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicJson;
+import dev.streamgate.core.web.IsoTimes;
 import dev.streamgate.core.webhook.Attempt;
 import dev.streamgate.core.webhook.DeliveryState;
 import dev.streamgate.core.webhook.Webhook;
 import dev.streamgate.subscribe.follow.SubscribeParameters;
-import dev.streamgate.subscribe.webhook.Delivery;
-import dev.streamgate.subscribe.webhook.Signatures;
-import dev.streamgate.subscribe.webhook.WebhookProperties;
-import dev.streamgate.subscribe.webhook.WebhookSender;
-import org.springframework.stereotype.Component;
 
 /**
  * The webhook admin operations: validation, registration with its starting cursor, status
