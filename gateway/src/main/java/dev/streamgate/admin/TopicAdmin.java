@@ -32,12 +32,13 @@ import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.topic.KafkaEndpoint;
 import dev.streamgate.core.topic.KafkaEndpoints;
 import dev.streamgate.core.topic.MergePatch;
-import dev.streamgate.core.topic.PublisherType;
+import dev.streamgate.core.topic.Publisher;
 import dev.streamgate.core.topic.Storage;
 import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicJson;
 import dev.streamgate.core.topic.TopicValidator;
+import dev.streamgate.subscribe.webhook.WebhookAdmin;
 import org.springframework.stereotype.Component;
 
 /**
@@ -287,9 +288,9 @@ public class TopicAdmin {
 	 * (checked when it is new or moves).
 	 */
 	private Mono<Void> checkSources(Topic previous, Topic topic) {
-		KafkaEndpoint kafkaSource = topic.publisher().kafka();
+		KafkaEndpoint kafkaSource = topic.kafkaSource();
 		if (kafkaSource != null) {
-			if (previous != null && kafkaSource.equals(previous.publisher().kafka())) {
+			if (previous != null && kafkaSource.equals(previous.kafkaSource())) {
 				return Mono.empty();
 			}
 			return Flux.fromIterable(kafkaSource.servers())
@@ -301,11 +302,11 @@ public class TopicAdmin {
 						.withErrors(List.of(new FieldError("/publisher", reason)))))
 					.orElse(Mono.empty()));
 		}
-		if (topic.publisher().type() != PublisherType.HTTP_POLLER) {
+		if (!(topic.publisher() instanceof Publisher.HttpPoller poller)) {
 			return Mono.empty();
 		}
-		Mono<Void> source = this.egress.require(topic.publisher().url(), "/publisher/url", ProblemType.INVALID_TOPIC);
-		ClientCredentials oauth2 = topic.publisher().oauth2();
+		Mono<Void> source = this.egress.require(poller.url(), "/publisher/url", ProblemType.INVALID_TOPIC);
+		ClientCredentials oauth2 = poller.oauth2();
 		return (oauth2 != null)
 				? source.then(
 						this.egress.require(oauth2.tokenUrl(), "/publisher/oauth2/tokenUrl", ProblemType.INVALID_TOPIC))
@@ -317,8 +318,9 @@ public class TopicAdmin {
 	 * that moves the token URL gives the secret again.
 	 */
 	private static void checkSecretFollowsTokenUrl(Topic previous, Topic topic, JsonNode patch) {
-		ClientCredentials before = previous.publisher().oauth2();
-		ClientCredentials after = topic.publisher().oauth2();
+		ClientCredentials before = (previous.publisher() instanceof Publisher.HttpPoller poller) ? poller.oauth2()
+				: null;
+		ClientCredentials after = (topic.publisher() instanceof Publisher.HttpPoller poller) ? poller.oauth2() : null;
 		if (before == null || after == null || before.tokenUrl().equals(after.tokenUrl())) {
 			return;
 		}
@@ -336,8 +338,8 @@ public class TopicAdmin {
 	 * that moves the bootstrap servers gives the password again.
 	 */
 	private static void checkPasswordFollowsServers(Topic previous, Topic topic, JsonNode patch) {
-		KafkaEndpoint before = previous.publisher().kafka();
-		KafkaEndpoint after = topic.publisher().kafka();
+		KafkaEndpoint before = previous.kafkaSource();
+		KafkaEndpoint after = topic.kafkaSource();
 		if (before == null || after == null || before.security() == null || after.security() == null
 				|| before.security().password() == null
 				|| Objects.equals(before.bootstrapServers(), after.bootstrapServers())) {

@@ -1,7 +1,10 @@
 package dev.streamgate.web;
 
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonSubTypes;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
@@ -16,6 +19,7 @@ import io.swagger.v3.oas.models.media.StringSchema;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.responses.ApiResponse;
+import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.customizers.OperationCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -24,6 +28,7 @@ import org.springframework.web.server.WebFilter;
 import reactor.core.scheduler.Schedulers;
 
 import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.topic.Publisher;
 import dev.streamgate.core.web.ProblemResponses;
 
 /**
@@ -68,6 +73,45 @@ public class OpenApiConfiguration {
 	WebFilter apiDocsOffTheEventLoops() {
 		return (exchange, chain) -> exchange.getRequest().getPath().value().startsWith("/v3/api-docs")
 				? chain.filter(exchange).subscribeOn(Schedulers.boundedElastic()) : chain.filter(exchange);
+	}
+
+	/**
+	 * Gives each kind of a polymorphic type (a publisher) its {@code type} value in the
+	 * document: without it every kind's schema would accept every other kind's JSON, and
+	 * a {@code oneOf} of them would accept none.
+	 * @return the customizer
+	 */
+	@Bean
+	OpenApiCustomizer kindsCustomizer() {
+		return (openApi) -> {
+			Map<String, Schema> schemas = openApi.getComponents().getSchemas();
+			Map<String, String> kinds = kinds(Publisher.class);
+			if (schemas.get(Publisher.class.getSimpleName()) instanceof Schema<?> base) {
+				base.addProperty("type", new StringSchema()._enum(List.copyOf(kinds.values())));
+			}
+			kinds.forEach((schemaName, typeName) -> {
+				if (schemas.get(schemaName) instanceof Schema<?> kind) {
+					kind.addProperty("type", new StringSchema()._enum(List.of(typeName)));
+					kind.addRequiredItem("type");
+				}
+			});
+		};
+	}
+
+	/**
+	 * The kinds of a polymorphic type, by the name of their schema.
+	 * @param type the type, with its kinds in {@link JsonSubTypes}
+	 * @return each kind's {@code type} value, by the name of its schema
+	 */
+	static Map<String, String> kinds(Class<?> type) {
+		Map<String, String> kinds = new LinkedHashMap<>();
+		for (JsonSubTypes.Type kind : type.getAnnotation(JsonSubTypes.class).value()) {
+			io.swagger.v3.oas.annotations.media.Schema schema = kind.value()
+				.getAnnotation(io.swagger.v3.oas.annotations.media.Schema.class);
+			kinds.put((schema != null && !schema.name().isEmpty()) ? schema.name() : kind.value().getSimpleName(),
+					kind.name());
+		}
+		return kinds;
 	}
 
 	@Bean

@@ -630,17 +630,19 @@ class TopicApiIntegrationTests {
 		// targets of webhooks; secrets marked write-only.
 		doc.jsonPath("$.components.schemas.Pagination.properties.type.enum")
 			.isEqualTo(List.of("link-header", "json-pointer"));
-		doc.jsonPath("$.components.schemas.Publisher.properties.oauth2").exists();
+		doc.jsonPath("$.components.schemas.HttpPollerPublisher..oauth2").exists();
+		doc.jsonPath("$.components.schemas.KafkaPublisher.properties.type.enum").isEqualTo(List.of("kafka"));
+		doc.jsonPath("$.components.schemas.Topic.properties.publisher.oneOf.length()").isEqualTo(3);
 		doc.jsonPath("$.components.schemas.ClientCredentials.properties.clientSecret.writeOnly").isEqualTo(true);
 		doc.jsonPath("$.components.schemas.WebhookRequest.properties.kafka").exists();
 		doc.jsonPath("$.components.schemas.Security.properties.password.writeOnly").isEqualTo(true);
 		// Kafka publishers: the type, the source and where a new mirror starts.
 		doc.jsonPath("$.components.schemas.Publisher.properties.type.enum")
 			.isEqualTo(List.of("http-poller", "http-post", "kafka"));
-		doc.jsonPath("$.components.schemas.Publisher.properties.bootstrapServers").exists();
-		doc.jsonPath("$.components.schemas.Publisher.properties.security.$ref")
+		doc.jsonPath("$.components.schemas.KafkaPublisher.allOf[1].properties.bootstrapServers").exists();
+		doc.jsonPath("$.components.schemas.KafkaPublisher.allOf[1].properties.security.$ref")
 			.isEqualTo("#/components/schemas/Security");
-		doc.jsonPath("$.components.schemas.Publisher.properties.startFrom.enum")
+		doc.jsonPath("$.components.schemas.KafkaPublisher.allOf[1].properties.startFrom.enum")
 			.isEqualTo(List.of("latest", "earliest"));
 		expected.forEach((path, operations) -> operations.forEach((method, documented) -> {
 			List<String> statuses = new java.util.ArrayList<>(documented);

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -148,6 +149,15 @@ public record Topic(
 		return new Topic(newId, this.name, this.payloadType, this.publisher, this.subscriptionModes,
 				this.defaultSubscriptionMode, this.partitions, this.retention, this.storage, this.isPublic,
 				this.createdAt, this.updatedAt, this.schema, this.sharedPartition);
+	}
+
+	/**
+	 * The Kafka topic this topic mirrors.
+	 * @return the source of a {@code kafka} publisher, {@code null} for other publishers
+	 */
+	@JsonIgnore
+	public KafkaEndpoint kafkaSource() {
+		return (this.publisher instanceof Publisher.Kafka kafka) ? kafka.endpoint() : null;
 	}
 
 	/**

@@ -1,8 +1,13 @@
 package dev.streamgate.core.topic;
 
+import java.lang.reflect.RecordComponent;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -28,8 +33,8 @@ import tools.jackson.databind.type.LogicalType;
 
 import dev.streamgate.core.problem.JsonErrors;
 import dev.streamgate.core.problem.ProblemType;
-import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.problem.StreamgateException.FieldError;
+import dev.streamgate.core.problem.StreamgateException;
 
 /**
  * Topic documents to and from JSON: strictly for what clients send, leniently for what is
@@ -117,8 +122,24 @@ public final class TopicJson {
 		if (!readOnly.isEmpty()) {
 			throw invalid(readOnly);
 		}
+		JsonNode request = tree;
+		if (tree.get("publisher") instanceof ObjectNode publisher) {
+			List<FieldError> misplaced = publisherKind(publisher);
+			if (!misplaced.isEmpty()) {
+				throw invalid(misplaced);
+			}
+			request = tree.deepCopy();
+			ObjectNode copied = (ObjectNode) request.get("publisher");
+			List.copyOf(copied.propertyNames())
+				.stream()
+				.filter((name) -> copied.get(name).isNull())
+				.forEach(copied::remove);
+		}
+		else if (tree.hasNonNull("publisher")) {
+			throw invalid(List.of(new FieldError("/publisher", "must be an object")));
+		}
 		try {
-			return STRICT.treeToValue(tree, Topic.class);
+			return STRICT.treeToValue(request, Topic.class);
 		}
 		catch (JacksonException ex) {
 			throw invalid(List.of(describe(ex)));
@@ -204,6 +225,61 @@ public final class TopicJson {
 	 */
 	public static Topic fromBytes(byte[] bytes) {
 		return LENIENT.readValue(bytes, Topic.class);
+	}
+
+	/**
+	 * What is wrong with the kind of a publisher a client sent: a missing or unknown
+	 * {@code type}, or fields of another kind of publisher (a field no publisher has is
+	 * left for the reader to name).
+	 * @param publisher the publisher as sent
+	 * @return the violations, empty when each field belongs to the publisher's kind
+	 */
+	private static List<FieldError> publisherKind(ObjectNode publisher) {
+		JsonNode type = publisher.get("type");
+		if (type == null || type.isNull()) {
+			return List.of(new FieldError("/publisher/type", "is required: http-poller, http-post or kafka"));
+		}
+		PublisherType kind = Arrays.stream(PublisherType.values())
+			.filter((candidate) -> type.isString() && candidate.toString().equals(type.asString()))
+			.findFirst()
+			.orElse(null);
+		if (kind == null) {
+			return List.of(new FieldError("/publisher/type",
+					"cannot be " + type + ": expected " + JsonErrors.expected(PublisherType.class)));
+		}
+		Set<String> sent = publisher.properties()
+			.stream()
+			.filter((field) -> !field.getValue().isNull())
+			.map(Map.Entry::getKey)
+			.collect(Collectors.toSet());
+		Set<String> poller = fieldsOf(Publisher.HttpPoller.class);
+		Set<String> kafka = fieldsOf(Publisher.Kafka.class);
+		List<FieldError> errors = new ArrayList<>();
+		if (kind == PublisherType.KAFKA) {
+			if (sent.stream().anyMatch(poller::contains)) {
+				errors.add(new FieldError("/publisher", "a kafka publisher takes type, " + listed(kafka)));
+			}
+			return errors;
+		}
+		if (sent.stream().anyMatch(kafka::contains)) {
+			errors.add(new FieldError("/publisher", listed(kafka) + " are for kafka publishers"));
+		}
+		if (kind == PublisherType.HTTP_POST
+				&& sent.stream().anyMatch((field) -> poller.contains(field) || kafka.contains(field))) {
+			errors.add(new FieldError("/publisher", "an http-post publisher takes no fields but type"));
+		}
+		return errors;
+	}
+
+	private static Set<String> fieldsOf(Class<? extends Record> kind) {
+		return Arrays.stream(kind.getRecordComponents())
+			.map(RecordComponent::getName)
+			.collect(Collectors.toCollection(LinkedHashSet::new));
+	}
+
+	private static String listed(Set<String> fields) {
+		List<String> names = List.copyOf(fields);
+		return String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
 	}
 
 	private static StreamgateException invalid(List<FieldError> errors) {

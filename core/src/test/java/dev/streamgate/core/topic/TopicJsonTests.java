@@ -33,6 +33,11 @@ class TopicJsonTests {
 			{"payloadType":"stream"}                  | /payloadType
 			{"subscriptionModes":["live"]}            | /subscriptionModes/0
 			{"publisher":{"type":"ftp"}}              | /publisher/type
+			{"publisher":{"url":"https://example.com"}} | /publisher/type
+			{"publisher":"http-post"}                 | /publisher
+			{"publisher":{"type":"http-post","url":"https://example.com"}} | /publisher
+			{"publisher":{"type":"kafka","topic":"orders","url":"https://example.com"}} | /publisher
+			{"publisher":{"type":"http-poller","url":"https://example.com","topic":"orders"}} | /publisher
 			{"publisher":{"type":"http-poller","pollingPeriod":"1s"}} | /publisher/pollingPeriod
 			{"createdAt":"2026-01-01T00:00:00Z"}      | /createdAt
 			[1,2]                                     | ''
@@ -42,6 +47,26 @@ class TopicJsonTests {
 			assertThat(ex.problemType()).isEqualTo(ProblemType.INVALID_TOPIC);
 			assertThat(ex.getBody().getProperties().get("errors").toString()).contains("pointer=" + pointer + ",");
 		});
+	}
+
+	@Test
+	void eachKindOfPublisherReadsIntoItsOwnTypeAndWritesItsTypeFirst() {
+		Topic mirrored = read("""
+				{"id":"orders","publisher":{"topic":"orders-in","url":null,"type":"kafka"}}""").withDefaults();
+		assertThat(mirrored.publisher())
+			.isEqualTo(new Publisher.Kafka(null, "orders-in", null, Publisher.StartFrom.LATEST));
+		assertThat(mirrored.kafkaSource().topic()).isEqualTo("orders-in");
+		assertThat(TopicJson.toTree(mirrored).get("publisher").toString())
+			.isEqualTo("{\"type\":\"kafka\",\"topic\":\"orders-in\",\"startFrom\":\"latest\"}");
+		Topic polled = read("""
+				{"id":"prices","publisher":{"type":"http-poller","url":"https://example.com/prices"}}""")
+			.withDefaults();
+		assertThat(polled.publisher()).isInstanceOfSatisfying(Publisher.HttpPoller.class,
+				(poller) -> assertThat(poller.pollingPeriod()).isEqualTo(Duration.ofSeconds(1)));
+		assertThat(polled.kafkaSource()).isNull();
+		assertThat(TopicJson.fromBytes(TopicJson.toBytes(polled))).isEqualTo(polled);
+		assertThat(read("{\"id\":\"a\",\"publisher\":{\"type\":\"http-post\"}}").publisher())
+			.isEqualTo(Publisher.HTTP_POST);
 	}
 
 	@ParameterizedTest

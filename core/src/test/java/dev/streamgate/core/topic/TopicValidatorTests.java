@@ -20,8 +20,8 @@ class TopicValidatorTests {
 	}
 
 	private static Topic poller(Duration period) {
-		Publisher publisher = new Publisher(PublisherType.HTTP_POLLER, URI.create("https://api.example.com/prices"),
-				period, null, null, null, null, null, null, null, null, null, null);
+		Publisher publisher = new Publisher.HttpPoller(URI.create("https://api.example.com/prices"), period, null, null,
+				null, null, null, null);
 		return new Topic("prices", null, PayloadType.SNAPSHOT, publisher, null, null, null, null, null, null, null,
 				null)
 			.withDefaults();
@@ -68,10 +68,9 @@ class TopicValidatorTests {
 
 	@Test
 	void pollerNeedsAnAbsoluteHttpUrl() {
-		Publisher noUrl = new Publisher(PublisherType.HTTP_POLLER, null, null, null, null, null, null, null, null, null,
-				null, null, null);
-		Publisher ftp = new Publisher(PublisherType.HTTP_POLLER, URI.create("ftp://example.com/x"), null, null, null,
-				null, null, null, null, null, null, null, null);
+		Publisher noUrl = new Publisher.HttpPoller(null, null, null, null, null, null, null, null);
+		Publisher ftp = new Publisher.HttpPoller(URI.create("ftp://example.com/x"), null, null, null, null, null, null,
+				null);
 		assertThat(pointers(event("a").withPublisher(noUrl))).containsExactly("/publisher/url");
 		assertThat(pointers(event("a").withPublisher(ftp))).containsExactly("/publisher/url");
 	}
@@ -80,32 +79,22 @@ class TopicValidatorTests {
 	@ValueSource(strings = { "http://127.0.0.1%2f@x:19001/", "http://user:secret@example.com/x",
 			"http://example.com/x#part" })
 	void pollerUrlsAreReadTheWayWebhookUrlsAreCredentialsAndFragmentsRefused(String url) {
-		Publisher poller = new Publisher(PublisherType.HTTP_POLLER, URI.create(url), null, null, null, null, null, null,
-				null, null, null, null, null);
+		Publisher poller = new Publisher.HttpPoller(URI.create(url), null, null, null, null, null, null, null);
 		assertThat(pointers(event("a").withPublisher(poller))).containsExactly("/publisher/url");
 	}
 
 	@Test
-	void httpPostPublisherTakesNoFields() {
-		Publisher post = new Publisher(PublisherType.HTTP_POST, URI.create("https://example.com"), null, null, null,
-				null, null, null, null, null, null, null, null);
-		assertThat(pointers(event("a").withPublisher(post))).containsExactly("/publisher");
-	}
-
-	@Test
 	void headerNamesAndPointersAreChecked() {
-		Publisher publisher = new Publisher(PublisherType.HTTP_POLLER, URI.create("https://example.com"), null,
-				Map.of("Bad Header", "x", "X-Ok", "a\r\nInjected: 1"), "data", null, null, null, null, null, null, null,
-				null);
+		Publisher publisher = new Publisher.HttpPoller(URI.create("https://example.com"), null,
+				Map.of("Bad Header", "x", "X-Ok", "a\r\nInjected: 1"), "data", null, null, null, null);
 		assertThat(pointers(event("a").withPublisher(publisher))).containsExactlyInAnyOrder(
 				"/publisher/headers/Bad Header", "/publisher/headers/X-Ok", "/publisher/payloadPointer");
 	}
 
 	@Test
 	void retryBoundsAreChecked() {
-		Publisher publisher = new Publisher(PublisherType.HTTP_POLLER, URI.create("https://example.com"), null, null,
-				null, null, new Publisher.Retry(List.of(200), 0, Duration.ofSeconds(10), Duration.ofSeconds(1)), null,
-				null, null, null, null, null);
+		Publisher publisher = new Publisher.HttpPoller(URI.create("https://example.com"), null, null, null, null,
+				new Publisher.Retry(List.of(200), 0, Duration.ofSeconds(10), Duration.ofSeconds(1)), null, null);
 		assertThat(pointers(event("a").withPublisher(publisher))).containsExactlyInAnyOrder("/publisher/retry/onStatus",
 				"/publisher/retry/maxAttempts", "/publisher/retry/maxBackoff");
 	}

@@ -37,7 +37,7 @@ import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.topic.KafkaEndpoint;
 import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.PollerStatus.LastPoll;
-import dev.streamgate.core.topic.PublisherType;
+import dev.streamgate.core.topic.Publisher;
 import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.trace.EventTracing;
@@ -138,7 +138,7 @@ final class Mirror implements LeasedTopics.Worker {
 		while (this.running) {
 			Optional<Topic> topic = this.topics.get(this.topicId)
 				.map(StoredTopic::topic)
-				.filter((t) -> t.publisher().type() == PublisherType.KAFKA);
+				.filter((t) -> t.publisher() instanceof Publisher.Kafka);
 			if (topic.isEmpty()) {
 				return;
 			}
@@ -274,7 +274,7 @@ final class Mirror implements LeasedTopics.Worker {
 			return invalid(topic, record,
 					new Problem("source-not-json", "A source record is not JSON",
 							"Record " + record.partition() + "/" + record.offset() + " of Kafka topic "
-									+ topic.publisher().topic() + " is not JSON: " + ex.getMessage()));
+									+ topic.kafkaSource().topic() + " is not JSON: " + ex.getMessage()));
 		}
 		JsonObjectBuilder data = JsonPatches.json().createObjectBuilder();
 		data.add("key", (record.key() != null) ? JsonPatches.json().createValue(record.key()) : JsonValue.NULL);
@@ -430,7 +430,7 @@ final class Mirror implements LeasedTopics.Worker {
 	private record Problem(String slug, String title, String detail) {
 
 		JsonObjectBuilder json(Topic topic) {
-			KafkaEndpoint source = topic.publisher().kafka();
+			KafkaEndpoint source = topic.kafkaSource();
 			return JsonPatches.json()
 				.createObjectBuilder()
 				.add("type", "https://streamgate.dev/problems/" + this.slug)

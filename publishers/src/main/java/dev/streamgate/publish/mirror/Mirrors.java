@@ -13,7 +13,7 @@ import dev.streamgate.core.storage.Leases;
 import dev.streamgate.core.storage.Mirroring;
 import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.topic.PollerStatus;
-import dev.streamgate.core.topic.PublisherType;
+import dev.streamgate.core.topic.Publisher;
 
 /**
  * Runs the mirrors of the {@code kafka} topics this node owns in the {@code mirrors}
@@ -25,7 +25,7 @@ public class Mirrors implements SmartLifecycle, PollerStatus {
 
 	Mirrors(TopicStore topics, Leases leases, Mirroring mirroring, EventPublisher publisher, MeterRegistry meters) {
 		this.mirrors = new LeasedTopics<>("mirrors", topics, leases,
-				(topic) -> topic.publisher().type() == PublisherType.KAFKA, (stored) -> {
+				(topic) -> topic.publisher() instanceof Publisher.Kafka, (stored) -> {
 					Mirror mirror = new Mirror(stored.topic().id(), topics, mirroring, publisher, meters,
 							Clock.systemUTC());
 					mirror.start();

@@ -30,7 +30,6 @@ import dev.streamgate.core.topic.PayloadSchemas;
 import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.PollerStatus.LastPoll;
 import dev.streamgate.core.topic.Publisher;
-import dev.streamgate.core.topic.PublisherType;
 import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.trace.EventTracing;
@@ -77,7 +76,7 @@ final class Poller {
 	/** The validators of the last published answer, and what they are valid for. */
 	private Validators validators = Validators.NONE;
 
-	private Publisher validatorsFor;
+	private Publisher.HttpPoller validatorsFor;
 
 	/** The kind of the failure that was last published, null while polls succeed. */
 	private SourceFailure.Kind failing;
@@ -140,7 +139,8 @@ final class Poller {
 
 	private Mono<Long> waitForNextPoll(Instant started) {
 		Duration period = this.topics.get(this.topicId)
-			.map((stored) -> stored.topic().publisher().pollingPeriod())
+			.map((stored) -> (stored.topic().publisher() instanceof Publisher.HttpPoller poller)
+					? poller.pollingPeriod() : null)
 			.orElse(Duration.ofSeconds(1));
 		return Mono.delay(untilNextPoll(this.topicId, period, started, this.clock.instant()));
 	}
@@ -183,18 +183,17 @@ final class Poller {
 	private Mono<Instant> pollOnce() {
 		Instant started = this.clock.instant();
 		Topic topic = this.topics.get(this.topicId).map(StoredTopic::topic).orElse(null);
-		if (topic == null || topic.publisher().type() != PublisherType.HTTP_POLLER) {
-			// deleted or changed to http-post: the pollers stop this one
+		if (topic == null || !(topic.publisher() instanceof Publisher.HttpPoller source)) {
+			// deleted or changed to another publisher: the pollers stop this one
 			return Mono.just(started);
 		}
-		Publisher source = topic.publisher();
 		Validators sent = Objects.equals(this.validatorsFor, source) ? this.validators : Validators.NONE;
 		long startNanos = System.nanoTime();
 		EventTracing.Span span = this.tracing.span("poll " + this.topicId, Map.of());
 		return this.client.fetch(source, sent)
-			.flatMap((fetch) -> fetch.notModified() ? Mono.just(Result.NOT_MODIFIED) : publish(topic, fetch))
+			.flatMap((fetch) -> fetch.notModified() ? Mono.just(Result.NOT_MODIFIED) : publish(topic, source, fetch))
 			.doOnNext((result) -> recovered(topic))
-			.onErrorResume(SourceFailure.class, (failure) -> failed(topic, failure))
+			.onErrorResume(SourceFailure.class, (failure) -> failed(topic, source, failure))
 			.onErrorResume((ex) -> {
 				// Kafka did not take the publication: the validators are kept, so the
 				// next
@@ -217,10 +216,10 @@ final class Poller {
 			});
 	}
 
-	private Mono<Result> publish(Topic topic, Fetch fetch) {
+	private Mono<Result> publish(Topic topic, Publisher.HttpPoller source, Fetch fetch) {
 		this.bytesFetched.increment(fetch.size());
 		// Parsing and diffing large documents is CPU work: keep it off the event loops.
-		return Mono.fromCallable(() -> payload(topic, fetch))
+		return Mono.fromCallable(() -> payload(topic, source, fetch))
 			.subscribeOn(Schedulers.parallel())
 			.flatMap((payload) -> (topic.payloadType() == PayloadType.SNAPSHOT)
 					? this.publisher.publishDocumentAsOnlyWriter(topic, (JsonStructure) payload)
@@ -228,15 +227,13 @@ final class Poller {
 					: publishEvent(topic, payload))
 			.map((changed) -> {
 				this.validators = fetch.validators();
-				this.validatorsFor = topic.publisher();
+				this.validatorsFor = source;
 				if (changed) {
 					this.changesPublished.increment();
 				}
 				Result result = changed ? Result.CHANGED : Result.UNCHANGED;
-				return fetch.truncated()
-						? result.withDetail("the source has more than maxPages ("
-								+ topic.publisher().pagination().maxPages() + ") pages; the first ones were published")
-						: result;
+				return fetch.truncated() ? result.withDetail("the source has more than maxPages ("
+						+ source.pagination().maxPages() + ") pages; the first ones were published") : result;
 			});
 	}
 
@@ -256,7 +253,7 @@ final class Poller {
 	}
 
 	/** The part of the answer the topic publishes. */
-	private static JsonValue payload(Topic topic, Fetch fetch) {
+	private static JsonValue payload(Topic topic, Publisher.HttpPoller source, Fetch fetch) {
 		JsonValue answer = fetch.document();
 		if (answer == null) {
 			byte[] body = fetch.body();
@@ -268,7 +265,7 @@ final class Poller {
 						+ " bytes) is not valid JSON: " + ((ex.getMessage() != null) ? ex.getMessage() : "unreadable"));
 			}
 		}
-		String pointer = topic.publisher().payloadPointer();
+		String pointer = source.payloadPointer();
 		JsonValue payload = answer;
 		if (!pointer.isEmpty()) {
 			JsonPointer at = JsonPatches.json().createPointer(pointer);
@@ -301,14 +298,14 @@ final class Poller {
 		}
 	}
 
-	private Mono<Result> failed(Topic topic, SourceFailure failure) {
+	private Mono<Result> failed(Topic topic, Publisher.HttpPoller source, SourceFailure failure) {
 		Result result = new Result("failed", failure.getMessage());
 		if (failure.kind() == this.failing) {
 			return Mono.just(result);
 		}
 		logger.warn("Poll of " + topic.id() + " failed after " + failure.attempts() + " attempt(s): "
 				+ failure.getMessage());
-		byte[] problem = PROBLEM_JSON.writeValueAsBytes(failure.problem(topic.id(), topic.publisher().url()));
+		byte[] problem = PROBLEM_JSON.writeValueAsBytes(failure.problem(topic.id(), source.url()));
 		return this.publisher.publishError(topic, problem).map((publication) -> {
 			this.failing = failure.kind();
 			return result;

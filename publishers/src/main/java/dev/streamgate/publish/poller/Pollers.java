@@ -12,7 +12,7 @@ import dev.streamgate.core.lease.LeasedTopics;
 import dev.streamgate.core.storage.Leases;
 import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.topic.PollerStatus;
-import dev.streamgate.core.topic.PublisherType;
+import dev.streamgate.core.topic.Publisher;
 import dev.streamgate.core.trace.EventTracing;
 
 /**
@@ -28,7 +28,7 @@ public class Pollers implements SmartLifecycle, PollerStatus {
 	Pollers(TopicStore topics, Leases leases, SourceClient client, EventPublisher publisher, MeterRegistry meters,
 			EventTracing tracing) {
 		this.pollers = new LeasedTopics<>("pollers", topics, leases,
-				(topic) -> topic.publisher().type() == PublisherType.HTTP_POLLER, (stored) -> {
+				(topic) -> topic.publisher() instanceof Publisher.HttpPoller, (stored) -> {
 					String id = stored.topic().id();
 					// Another node may have polled it since this one last did: its
 					// document

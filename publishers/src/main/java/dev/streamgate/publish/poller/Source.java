@@ -18,6 +18,6 @@ interface Source {
 	 * @return the answer, {@link SourceClient.Fetch#NOT_MODIFIED} when it did not change,
 	 * or a {@link SourceFailure}
 	 */
-	Mono<SourceClient.Fetch> fetch(Publisher publisher, SourceClient.Validators validators);
+	Mono<SourceClient.Fetch> fetch(Publisher.HttpPoller publisher, SourceClient.Validators validators);
 
 }

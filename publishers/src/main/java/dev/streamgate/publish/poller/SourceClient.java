@@ -73,7 +73,7 @@ final class SourceClient implements Source {
 	 * @return the answer
 	 */
 	@Override
-	public Mono<Fetch> fetch(Publisher publisher, Validators validators) {
+	public Mono<Fetch> fetch(Publisher.HttpPoller publisher, Validators validators) {
 		if (publisher.pagination() == null) {
 			return page(publisher, validators, publisher.url());
 		}
@@ -81,7 +81,7 @@ final class SourceClient implements Source {
 		return pages(publisher, publisher.url(), pages);
 	}
 
-	private Mono<Fetch> pages(Publisher publisher, URI url, Pages pages) {
+	private Mono<Fetch> pages(Publisher.HttpPoller publisher, URI url, Pages pages) {
 		// Parsing pages is CPU work: keep it off the event loops.
 		return page(publisher, Validators.NONE, url).publishOn(Schedulers.parallel()).flatMap((fetch) -> {
 			URI next = pages.add(url, fetch);
@@ -90,7 +90,7 @@ final class SourceClient implements Source {
 	}
 
 	/** One page, retries included. */
-	private Mono<Fetch> page(Publisher publisher, Validators validators, URI url) {
+	private Mono<Fetch> page(Publisher.HttpPoller publisher, Validators validators, URI url) {
 		AtomicInteger attempts = new AtomicInteger();
 		Publisher.Retry retry = publisher.retry();
 		Mono<Fetch> attempt = Mono.defer(() -> {
@@ -114,7 +114,7 @@ final class SourceClient implements Source {
 	 * A request with the topic's bearer token, when it has client credentials: a 401
 	 * drops the token and the request is sent once more with a new one.
 	 */
-	private Mono<Fetch> authorized(Publisher publisher, Function<String, Mono<Fetch>> request) {
+	private Mono<Fetch> authorized(Publisher.HttpPoller publisher, Function<String, Mono<Fetch>> request) {
 		ClientCredentials oauth2 = publisher.oauth2();
 		if (oauth2 == null) {
 			return request.apply(null);
@@ -134,8 +134,8 @@ final class SourceClient implements Source {
 	}
 
 	/** One request, and the next one while the answer is a redirect. */
-	private Mono<Fetch> request(Publisher publisher, Validators validators, String token, URI source, URI url,
-			int redirects) {
+	private Mono<Fetch> request(Publisher.HttpPoller publisher, Validators validators, String token, URI source,
+			URI url, int redirects) {
 		long maxBody = this.properties.maxBody().toBytes();
 		boolean sameOrigin = sameOrigin(source, url);
 		return this.http.headers((headers) -> {

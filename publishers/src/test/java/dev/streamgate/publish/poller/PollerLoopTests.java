@@ -4,7 +4,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -20,16 +19,14 @@ import reactor.test.scheduler.VirtualTimeScheduler;
 import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.event.EventType;
-import dev.streamgate.storage.memory.MemoryEventLog;
-
 import dev.streamgate.core.event.SnapshotDocuments;
 import dev.streamgate.core.support.SchedulerClock;
 import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.Publisher;
-import dev.streamgate.core.topic.PublisherType;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.publish.poller.SourceClient.Fetch;
 import dev.streamgate.publish.poller.SourceClient.Validators;
+import dev.streamgate.storage.memory.MemoryEventLog;
 import dev.streamgate.storage.memory.MemorySnapshotStore;
 import dev.streamgate.storage.memory.MemoryTopicStore;
 
@@ -65,8 +62,8 @@ class PollerLoopTests {
 	}
 
 	private Topic topic(Duration period) {
-		Publisher publisher = new Publisher(PublisherType.HTTP_POLLER, URI.create("http://source.test/board"), period,
-				null, null, null, null, null, null, null, null, null, null);
+		Publisher publisher = new Publisher.HttpPoller(URI.create("http://source.test/board"), period, null, null, null,
+				null, null, null);
 		return new Topic("board", null, PayloadType.SNAPSHOT, publisher, null, null, null, null, null, null, null, null)
 			.withDefaults();
 	}
@@ -171,7 +168,7 @@ class PollerLoopTests {
 		}
 
 		@Override
-		public Mono<Fetch> fetch(Publisher publisher, Validators validators) {
+		public Mono<Fetch> fetch(Publisher.HttpPoller publisher, Validators validators) {
 			this.fetchedAt.add(PollerLoopTests.this.time.now(TimeUnit.MILLISECONDS));
 			this.validatorsSent.add(validators);
 			Object next = this.answers.poll();

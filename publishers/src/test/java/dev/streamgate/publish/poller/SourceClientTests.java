@@ -15,10 +15,7 @@ import org.springframework.util.unit.DataSize;
 
 import dev.streamgate.core.egress.EgressGuard;
 import dev.streamgate.core.egress.EgressProperties;
-import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.Publisher;
-import dev.streamgate.core.topic.PublisherType;
-import dev.streamgate.core.topic.Topic;
 import dev.streamgate.support.HeldServerLoops;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,14 +63,11 @@ class SourceClientTests {
 		}
 	}
 
-	private Publisher publisher() {
-		Publisher publisher = new Publisher(PublisherType.HTTP_POLLER,
+	private Publisher.HttpPoller publisher() {
+		return new Publisher.HttpPoller(
 				URI.create("http://localhost:" + this.source.getAddress().getPort() + "/prices"), null, null, null,
-				Duration.ofSeconds(5), null, null, null, null, null, null, null);
-		return new Topic("prices", null, PayloadType.SNAPSHOT, publisher, null, null, null, null, null, null, null,
-				null)
-			.withDefaults()
-			.publisher();
+				Duration.ofSeconds(5), null, null, null)
+			.withDefaults();
 	}
 
 }

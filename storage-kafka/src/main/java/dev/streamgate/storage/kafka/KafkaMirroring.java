@@ -163,7 +163,7 @@ final class KafkaMirroring implements Mirroring {
 
 	@Override
 	public MirrorSource source(Topic topic, Map<Integer, Long> next) {
-		KafkaEndpoint endpoint = topic.publisher().kafka();
+		KafkaEndpoint endpoint = topic.kafkaSource();
 		Map<String, Object> config = KafkaTargets.connection(this.clients, endpoint, "mirror-" + topic.id());
 		config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
 		config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -175,7 +175,8 @@ final class KafkaMirroring implements Mirroring {
 		config.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, (int) PARTITION_CHECK.toMillis());
 		KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(),
 				new ByteArrayDeserializer());
-		Source source = new Source(endpoint, consumer, topic.publisher().startFrom() == Publisher.StartFrom.EARLIEST);
+		Source source = new Source(endpoint, consumer, topic.publisher() instanceof Publisher.Kafka kafka
+				&& kafka.startFrom() == Publisher.StartFrom.EARLIEST);
 		try {
 			source.assign(next);
 			return source;
@@ -188,7 +189,7 @@ final class KafkaMirroring implements Mirroring {
 
 	/** The source a topic's offsets count in. */
 	private static String source(Topic topic) {
-		KafkaEndpoint endpoint = topic.publisher().kafka();
+		KafkaEndpoint endpoint = topic.kafkaSource();
 		return ((endpoint.bootstrapServers() != null) ? endpoint.bootstrapServers() : "") + "/" + endpoint.topic();
 	}
 
