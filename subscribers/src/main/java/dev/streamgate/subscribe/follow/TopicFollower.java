@@ -97,11 +97,8 @@ public final class TopicFollower implements EventTail.Listener {
 	 */
 	private final HeartbeatWheel heartbeats;
 
-	/** The readers waiting for an event that came since the last recheck. */
-	private List<MonoSink<Void>> waiting = new ArrayList<>();
-
-	/** The readers that have waited through a recheck: the next one wakes them. */
-	private List<MonoSink<Void>> waitedLong = new ArrayList<>();
+	/** The pull feed's readers waiting for the next event. */
+	private final Waiters waiters = new Waiters();
 
 	private final List<Event> early = new ArrayList<>();
 
@@ -271,13 +268,7 @@ public final class TopicFollower implements EventTail.Listener {
 				return;
 			}
 			dispatch(event);
-			if (this.waiting.isEmpty() && this.waitedLong.isEmpty()) {
-				return;
-			}
-			woken = new ArrayList<>(this.waiting);
-			woken.addAll(this.waitedLong);
-			this.waiting.clear();
-			this.waitedLong.clear();
+			woken = this.waiters.takeAll();
 		}
 		woken.forEach(MonoSink::success);
 	}
@@ -286,8 +277,8 @@ public final class TopicFollower implements EventTail.Listener {
 	 * How many readers wait for an event, of both generations.
 	 * @return the count
 	 */
-	synchronized int waiters() {
-		return this.waiting.size() + this.waitedLong.size();
+	int waiters() {
+		return this.waiters.size();
 	}
 
 	/**
@@ -298,16 +289,7 @@ public final class TopicFollower implements EventTail.Listener {
 	 * webhooks).
 	 */
 	void recheck() {
-		List<MonoSink<Void>> woken;
-		synchronized (this) {
-			if (this.waiting.isEmpty() && this.waitedLong.isEmpty()) {
-				return;
-			}
-			woken = this.waitedLong;
-			this.waitedLong = this.waiting;
-			this.waiting = new ArrayList<>();
-		}
-		woken.forEach(MonoSink::success);
+		this.waiters.recheck().forEach(MonoSink::success);
 	}
 
 	private void dispatch(Event event) {
@@ -609,15 +591,9 @@ public final class TopicFollower implements EventTail.Listener {
 					sink.success();
 					return;
 				}
-				this.waiting.add(sink);
+				this.waiters.add(sink);
 			}
-			sink.onDispose(() -> {
-				synchronized (this) {
-					if (!this.waiting.remove(sink)) {
-						this.waitedLong.remove(sink);
-					}
-				}
-			});
+			sink.onDispose(() -> this.waiters.remove(sink));
 		})
 			// Woken on the tail's thread: the readers' work runs elsewhere.
 			.publishOn(Schedulers.parallel());
