@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -65,9 +67,8 @@ public final class BrokerProcess implements AutoCloseable {
 	 * @return the running broker
 	 */
 	public static BrokerProcess start(Path dataDir, Path output) {
-		BrokerProcess broker = new BrokerProcess(dataDir, GatewayProcess.freePort(), 0, output, List.of(), null);
-		broker.restart();
-		return broker;
+		return firstStart((attempt) -> new BrokerProcess(attempt.apply(dataDir), GatewayProcess.freePort(), 0, output,
+				List.of(), null));
 	}
 
 	/**
@@ -97,9 +98,8 @@ public final class BrokerProcess implements AutoCloseable {
 	 */
 	public static BrokerProcess startWithScram(Path dataDir, Path output, String user, String password,
 			SelfSignedCertificate certificate) {
-		BrokerProcess broker = new BrokerProcess(dataDir, GatewayProcess.freePort(), GatewayProcess.freePort(), output,
-				List.of(user, password), certificate);
-		broker.restart();
+		BrokerProcess broker = firstStart((attempt) -> new BrokerProcess(attempt.apply(dataDir),
+				GatewayProcess.freePort(), GatewayProcess.freePort(), output, List.of(user, password), certificate));
 		try (Admin admin = Admin
 			.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
 			// One mechanism per request: Kafka refuses two changes of a user in one.
@@ -165,7 +165,44 @@ public final class BrokerProcess implements AutoCloseable {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(this::accepting);
+		await().atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(200))
+			.until(() -> accepting() || !this.process.isAlive());
+		if (!accepting()) {
+			throw new Exited("the broker process exited with " + this.process.exitValue() + " before it listened on "
+					+ this.port + "; its output: " + this.output);
+		}
+	}
+
+	/**
+	 * Starts a new broker on free ports; when its process exits before it listens (a port
+	 * another test took between the choice and the bind), once more on other ports and a
+	 * storage of its own.
+	 */
+	private static BrokerProcess firstStart(Function<UnaryOperator<Path>, BrokerProcess> broker) {
+		for (int attempt = 1;; attempt++) {
+			int number = attempt;
+			BrokerProcess started = broker.apply((dataDir) -> (number == 1) ? dataDir
+					: dataDir.resolveSibling(dataDir.getFileName() + "-" + number));
+			try {
+				started.restart();
+				return started;
+			}
+			catch (Exited ex) {
+				if (attempt == 3) {
+					throw ex;
+				}
+			}
+		}
+	}
+
+	/** The broker process ended before it listened. */
+	private static final class Exited extends IllegalStateException {
+
+		Exited(String message) {
+			super(message);
+		}
+
 	}
 
 	/**
