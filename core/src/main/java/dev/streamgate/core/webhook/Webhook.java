@@ -18,9 +18,9 @@ import dev.streamgate.core.topic.SubscriptionMode;
  *
  * @param id the webhook id
  * @param topicId the topic whose events it receives
- * @param url where they are POSTed
+ * @param target where deliveries go: an HTTP endpoint or a Kafka topic
  * @param mode the subscription mode of the deliveries
- * @param headers headers sent with every delivery
+ * @param headers headers sent with every delivery (HTTP headers, or Kafka record headers)
  * @param secret the {@code whsec_} signing secret
  * @param description free text
  * @param status active or disabled
@@ -31,10 +31,6 @@ import dev.streamgate.core.topic.SubscriptionMode;
  * (snapshot modes)
  * @param createdAt when it was registered
  * @param updatedAt when it last changed
- * @param oauth2 client credentials for a bearer token to the endpoint, {@code null} for
- * none
- * @param kafka the Kafka topic deliveries go into instead of {@code url} (which is then
- * {@code null})
  * @param types the event types delivered (names, {@code *} for any characters), or
  * {@code null} for all
  * @param filter a CEL expression an event must satisfy to be delivered, or {@code null}
@@ -43,10 +39,10 @@ import dev.streamgate.core.topic.SubscriptionMode;
  * @param cloudEvents {@code structured} or {@code binary} to deliver CloudEvents, or
  * {@code null} for streamgate's envelope
  */
-public record Webhook(String id, String topicId, String url, SubscriptionMode mode, Map<String, String> headers,
+public record Webhook(String id, String topicId, Target target, SubscriptionMode mode, Map<String, String> headers,
 		String secret, String description, Status status, String disabledReason, long epoch, String start,
-		boolean startWithSnapshot, Instant createdAt, Instant updatedAt, ClientCredentials oauth2, KafkaEndpoint kafka,
-		List<String> types, String filter, String pointer, String cloudEvents) {
+		boolean startWithSnapshot, Instant createdAt, Instant updatedAt, List<String> types, String filter,
+		String pointer, String cloudEvents) {
 
 	/** CloudEvents in the structured mode: the body is the event, data included. */
 	public static final String STRUCTURED = "structured";
@@ -75,10 +71,9 @@ public record Webhook(String id, String topicId, String url, SubscriptionMode mo
 	 * @return the changed webhook
 	 */
 	public Webhook withStatus(Status newStatus, String reason, Instant now) {
-		return new Webhook(this.id, this.topicId, this.url, this.mode, this.headers, this.secret, this.description,
+		return new Webhook(this.id, this.topicId, this.target, this.mode, this.headers, this.secret, this.description,
 				newStatus, (newStatus == Status.DISABLED) ? reason : null, this.epoch, this.start,
-				this.startWithSnapshot, this.createdAt, now, this.oauth2, this.kafka, this.types, this.filter,
-				this.pointer, this.cloudEvents);
+				this.startWithSnapshot, this.createdAt, now, this.types, this.filter, this.pointer, this.cloudEvents);
 	}
 
 	/**
@@ -88,9 +83,36 @@ public record Webhook(String id, String topicId, String url, SubscriptionMode mo
 	 * @return the changed webhook
 	 */
 	public Webhook replayedFrom(String cursor, Instant now) {
-		return new Webhook(this.id, this.topicId, this.url, this.mode, this.headers, this.secret, this.description,
+		return new Webhook(this.id, this.topicId, this.target, this.mode, this.headers, this.secret, this.description,
 				this.status, this.disabledReason, this.epoch + 1, cursor, this.mode != SubscriptionMode.EVENT,
-				this.createdAt, now, this.oauth2, this.kafka, this.types, this.filter, this.pointer, this.cloudEvents);
+				this.createdAt, now, this.types, this.filter, this.pointer, this.cloudEvents);
+	}
+
+	/**
+	 * Where a webhook's deliveries go.
+	 */
+	public sealed interface Target {
+
+	}
+
+	/**
+	 * Deliveries POSTed to a URL, signed with the webhook's secret.
+	 *
+	 * @param url the endpoint
+	 * @param oauth2 client credentials for a bearer token to the endpoint, {@code null}
+	 * for none
+	 */
+	public record HttpTarget(String url, ClientCredentials oauth2) implements Target {
+
+	}
+
+	/**
+	 * Deliveries written as records into a Kafka topic.
+	 *
+	 * @param endpoint the topic and how to reach its cluster
+	 */
+	public record KafkaTarget(KafkaEndpoint endpoint) implements Target {
+
 	}
 
 	/**

@@ -9,9 +9,9 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 import dev.streamgate.core.topic.SubscriptionMode;
+import dev.streamgate.core.webhook.Webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.streamgate.core.webhook.Webhook;
 
 /**
  * What every store of webhook registrations promises, over Kafka and in memory alike.
@@ -24,19 +24,21 @@ public abstract class WebhookStoreContract {
 	protected abstract WebhookStore store();
 
 	private static Webhook webhook(String id, String topicId, String url) {
-		return new Webhook(id, topicId, url, SubscriptionMode.EVENT, Map.of(), "whsec_test", null,
-				Webhook.Status.ACTIVE, null, 0, "-1", false, Instant.EPOCH, Instant.EPOCH, null, null, null, null, null,
-				null);
+		return new Webhook(id, topicId, new Webhook.HttpTarget(url, null), SubscriptionMode.EVENT, Map.of(),
+				"whsec_test", null, Webhook.Status.ACTIVE, null, 0, "-1", false, Instant.EPOCH, Instant.EPOCH, null,
+				null, null, null);
 	}
 
 	@Test
 	void aSavedRegistrationIsReadableOnceTheSaveCompletesAndTheLatestWins() {
 		WebhookStore store = store();
 		store.save(webhook("wh_1", "orders", "http://127.0.0.1:9/first")).block(TIMEOUT);
-		assertThat(store.get("wh_1")).hasValueSatisfying((read) -> assertThat(read.url()).endsWith("/first"));
+		assertThat(store.get("wh_1"))
+			.hasValueSatisfying((read) -> assertThat(((Webhook.HttpTarget) read.target()).url()).endsWith("/first"));
 
 		store.save(webhook("wh_1", "orders", "http://127.0.0.1:9/second")).block(TIMEOUT);
-		assertThat(store.get("wh_1")).hasValueSatisfying((read) -> assertThat(read.url()).endsWith("/second"));
+		assertThat(store.get("wh_1"))
+			.hasValueSatisfying((read) -> assertThat(((Webhook.HttpTarget) read.target()).url()).endsWith("/second"));
 	}
 
 	@Test

@@ -21,7 +21,7 @@ public final class KafkaWebhookStore implements WebhookStore, AutoCloseable {
 
 	KafkaWebhookStore(KafkaClients clients, KafkaWriter writer) {
 		this.view = new KafkaKeyedView<>(clients.properties().topicPrefix() + "webhooks", clients, writer,
-				(bytes) -> WebhookJson.fromBytes(bytes, Webhook.class), (held, newer) -> newer);
+				WebhookJson::webhookFromBytes, (held, newer) -> newer);
 	}
 
 	void start() {
@@ -48,7 +48,7 @@ public final class KafkaWebhookStore implements WebhookStore, AutoCloseable {
 
 	@Override
 	public Mono<Webhook> save(Webhook webhook) {
-		return this.view.write(webhook.id(), WebhookJson.toBytes(webhook)).thenReturn(webhook);
+		return this.view.write(webhook.id(), WebhookJson.webhookToBytes(webhook)).thenReturn(webhook);
 	}
 
 	@Override

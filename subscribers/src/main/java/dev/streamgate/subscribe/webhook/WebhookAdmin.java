@@ -145,10 +145,11 @@ public class WebhookAdmin {
 		}
 		Instant now = now();
 		return checkTarget(url, kafka).then(checkTokenEgress(oauth2)).then(this.eventLog.end(topic)).flatMap((end) -> {
-			Webhook webhook = new Webhook(generateId(), topicId, url, mode, headers,
+			Webhook.Target target = (kafka != null) ? new Webhook.KafkaTarget(kafka)
+					: new Webhook.HttpTarget(url, oauth2);
+			Webhook webhook = new Webhook(generateId(), topicId, target, mode, headers,
 					(secret != null) ? secret : Signatures.newSecret(), description, Webhook.Status.ACTIVE, null, 0,
-					end.toString(), mode != SubscriptionMode.EVENT, now, now, oauth2, kafka, types, filter, pointer,
-					cloudEvents);
+					end.toString(), mode != SubscriptionMode.EVENT, now, now, types, filter, pointer, cloudEvents);
 			return this.webhooks.save(webhook);
 		});
 	}
@@ -200,8 +201,12 @@ public class WebhookAdmin {
 		Webhook current = find(topicId, webhookId);
 		object(patch, PATCHABLE);
 		List<FieldError> errors = new ArrayList<>();
-		String url = patch.has("url") ? url(patch.get("url"), current.kafka() == null, errors) : current.url();
-		KafkaEndpoint kafka = patch.has("kafka") ? kafka(patch.get("kafka"), current.kafka(), errors) : current.kafka();
+		Webhook.HttpTarget currentHttp = (current.target() instanceof Webhook.HttpTarget http) ? http : null;
+		KafkaEndpoint currentKafka = (current.target() instanceof Webhook.KafkaTarget target) ? target.endpoint()
+				: null;
+		String url = patch.has("url") ? url(patch.get("url"), currentKafka == null, errors)
+				: (currentHttp != null) ? currentHttp.url() : null;
+		KafkaEndpoint kafka = patch.has("kafka") ? kafka(patch.get("kafka"), currentKafka, errors) : currentKafka;
 		if ((url == null) == (kafka == null)) {
 			errors.add(new FieldError(patch.has("kafka") ? "/kafka" : "/url",
 					"a webhook delivers to exactly one of url and kafka"));
@@ -211,8 +216,12 @@ public class WebhookAdmin {
 		String description = patch.has("description") ? description(patch.get("description"), errors)
 				: current.description();
 		Webhook.Status status = patch.has("status") ? status(patch.get("status"), errors) : current.status();
-		ClientCredentials oauth2 = patch.has("oauth2") ? oauth2(patch.get("oauth2"), current.oauth2(), errors)
-				: current.oauth2();
+		ClientCredentials currentOauth2 = (currentHttp != null) ? currentHttp.oauth2() : null;
+		ClientCredentials oauth2 = patch.has("oauth2") ? oauth2(patch.get("oauth2"), currentOauth2, errors)
+				: currentOauth2;
+		if (kafka != null && patch.has("oauth2") && oauth2 != null) {
+			errors.add(new FieldError("/oauth2", "is for url: a webhook that delivers into Kafka takes none"));
+		}
 		List<String> types = patch.has("types") ? types(patch.get("types"), errors) : current.types();
 		String filter = patch.has("filter") ? filter(patch.get("filter"), errors) : current.filter();
 		String cloudEvents = patch.has("cloudEvents") ? cloudEvents(patch.get("cloudEvents"), errors)
@@ -220,10 +229,11 @@ public class WebhookAdmin {
 		select(this.topics.require(topicId).topic(), types, filter, current.pointer(), errors);
 		refuseIfAny(errors);
 		Instant now = now();
-		Webhook changed = new Webhook(current.id(), current.topicId(), url, current.mode(), headers, current.secret(),
-				description, current.status(), current.disabledReason(), current.epoch(), current.start(),
-				current.startWithSnapshot(), current.createdAt(), now, oauth2, kafka, types, filter, current.pointer(),
-				cloudEvents);
+		Webhook.Target target = (kafka != null) ? new Webhook.KafkaTarget(kafka) : new Webhook.HttpTarget(url, oauth2);
+		Webhook changed = new Webhook(current.id(), current.topicId(), target, current.mode(), headers,
+				current.secret(), description, current.status(), current.disabledReason(), current.epoch(),
+				current.start(), current.startWithSnapshot(), current.createdAt(), now, types, filter,
+				current.pointer(), cloudEvents);
 		Webhook toSave = (status == current.status()) ? changed
 				: changed.withStatus(status, "disabled through the API", now);
 		return ((patch.has("url") || patch.has("kafka")) ? checkTarget(url, kafka) : Mono.<Void>empty())

@@ -4,8 +4,8 @@ import java.time.Clock;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 

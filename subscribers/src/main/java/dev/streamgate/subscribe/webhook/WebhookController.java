@@ -171,14 +171,21 @@ public class WebhookController {
 		// Custom headers may carry credentials: write-only, like the secret.
 		Map<String, String> masked = new LinkedHashMap<>();
 		webhook.headers().keySet().forEach((name) -> masked.put(name, TopicJson.MASK));
-		ClientCredentials oauth2 = (webhook.oauth2() != null) ? webhook.oauth2().withSecret(TopicJson.MASK) : null;
-		KafkaEndpoint kafka = (webhook.kafka() != null && webhook.kafka().security() != null
-				&& webhook.kafka().security().password() != null) ? webhook.kafka().withPassword(TopicJson.MASK)
-						: webhook.kafka();
-		return new WebhookDocument(webhook.id(), webhook.topicId(), webhook.url(), webhook.mode().value(), masked,
-				oauth2, kafka, webhook.types(), webhook.filter(), webhook.pointer(), webhook.cloudEvents(),
-				webhook.description(), webhook.status().value(), webhook.disabledReason(), secret, webhook.createdAt(),
-				webhook.updatedAt(), delivery);
+		String url = null;
+		ClientCredentials oauth2 = null;
+		KafkaEndpoint kafka = null;
+		if (webhook.target() instanceof Webhook.HttpTarget http) {
+			url = http.url();
+			oauth2 = (http.oauth2() != null) ? http.oauth2().withSecret(TopicJson.MASK) : null;
+		}
+		else if (webhook.target() instanceof Webhook.KafkaTarget target) {
+			kafka = (target.endpoint().security() != null && target.endpoint().security().password() != null)
+					? target.endpoint().withPassword(TopicJson.MASK) : target.endpoint();
+		}
+		return new WebhookDocument(webhook.id(), webhook.topicId(), url, webhook.mode().value(), masked, oauth2, kafka,
+				webhook.types(), webhook.filter(), webhook.pointer(), webhook.cloudEvents(), webhook.description(),
+				webhook.status().value(), webhook.disabledReason(), secret, webhook.createdAt(), webhook.updatedAt(),
+				delivery);
 	}
 
 	private static byte[] required(byte[] body) {

@@ -31,6 +31,7 @@ import dev.streamgate.core.oauth.AccessTokenException;
 import dev.streamgate.core.oauth.AccessTokens;
 import dev.streamgate.core.oauth.ClientCredentials;
 import dev.streamgate.core.storage.KafkaSink;
+import dev.streamgate.core.topic.KafkaEndpoint;
 import dev.streamgate.core.webhook.Webhook;
 
 /**
@@ -101,21 +102,24 @@ public class WebhookSender implements AutoCloseable {
 	 * @return the outcome
 	 */
 	public Mono<Result> send(Webhook webhook, Delivery delivery) {
-		if (webhook.kafka() != null) {
-			return sendToKafka(webhook, delivery);
+		if (webhook.target() instanceof Webhook.KafkaTarget kafka) {
+			return sendToKafka(webhook, kafka.endpoint(), delivery);
 		}
-		ClientCredentials oauth2 = webhook.oauth2();
+		// A target is either kind.
+		Webhook.HttpTarget http = (Webhook.HttpTarget) webhook.target();
+		ClientCredentials oauth2 = http.oauth2();
 		if (oauth2 == null) {
-			return post(webhook, delivery, null);
+			return post(webhook, http.url(), delivery, null);
 		}
 		long started = System.nanoTime();
-		return this.tokens.token(oauth2).flatMap((token) -> post(webhook, delivery, token).flatMap((result) -> {
-			if (result.statusCode() == null || result.statusCode() != 401) {
-				return Mono.just(result);
-			}
-			this.tokens.reject(oauth2, token);
-			return this.tokens.token(oauth2).flatMap((renewed) -> post(webhook, delivery, renewed));
-		}))
+		return this.tokens.token(oauth2)
+			.flatMap((token) -> post(webhook, http.url(), delivery, token).flatMap((result) -> {
+				if (result.statusCode() == null || result.statusCode() != 401) {
+					return Mono.just(result);
+				}
+				this.tokens.reject(oauth2, token);
+				return this.tokens.token(oauth2).flatMap((renewed) -> post(webhook, http.url(), delivery, renewed));
+			}))
 			.onErrorResume(AccessTokenException.class, (ex) -> Mono
 				.just(new Result(null, elapsed(started), "no access token: " + ex.getMessage(), null, null)));
 	}
@@ -125,7 +129,7 @@ public class WebhookSender implements AutoCloseable {
 	 * topic id as its key (one topic, one partition, in order), and the delivery's id,
 	 * type and topic as headers beside the registered ones.
 	 */
-	private Mono<Result> sendToKafka(Webhook webhook, Delivery delivery) {
+	private Mono<Result> sendToKafka(Webhook webhook, KafkaEndpoint target, Delivery delivery) {
 		long started = System.nanoTime();
 		if (this.kafka == null) {
 			return Mono.just(new Result(null, 0, "this node cannot write to Kafka targets", null, null));
@@ -141,12 +145,12 @@ public class WebhookSender implements AutoCloseable {
 		if (!"application/json".equals(delivery.contentType())) {
 			headers.put("content-type", delivery.contentType());
 		}
-		return this.kafka.send(webhook.kafka(), webhook.topicId(), delivery.body(), headers)
+		return this.kafka.send(target, webhook.topicId(), delivery.body(), headers)
 			.then(Mono.fromSupplier(() -> new Result(null, elapsed(started), null, null, null)))
 			.onErrorResume((ex) -> Mono.just(new Result(null, elapsed(started), ex.getMessage(), null, null)));
 	}
 
-	private Mono<Result> post(Webhook webhook, Delivery delivery, String token) {
+	private Mono<Result> post(Webhook webhook, String url, Delivery delivery, String token) {
 		return Mono.defer(() -> {
 			long started = System.nanoTime();
 			long timestamp = this.clock.instant().getEpochSecond();
@@ -164,7 +168,7 @@ public class WebhookSender implements AutoCloseable {
 					.set("webhook-signature", signature);
 			})
 				.post()
-				.uri(webhook.url())
+				.uri(url)
 				.send(Mono.fromSupplier(() -> Unpooled.wrappedBuffer(delivery.body())))
 				.response(
 						(response, content) -> content.reduceWith(ByteArrayOutputStream::new, WebhookSender::keepPrefix)

@@ -72,9 +72,9 @@ class DispatcherTests {
 
 	private final ScriptedEndpoint endpoint = new ScriptedEndpoint();
 
-	private final Webhook webhook = new Webhook("wh_1", "orders", "http://127.0.0.1:9/hook", SubscriptionMode.EVENT,
-			Map.of(), "whsec_test", null, Webhook.Status.ACTIVE, null, 0, "-1", false, Instant.EPOCH, Instant.EPOCH,
-			null, null, null, null, null, null);
+	private final Webhook webhook = new Webhook("wh_1", "orders",
+			new Webhook.HttpTarget("http://127.0.0.1:9/hook", null), SubscriptionMode.EVENT, Map.of(), "whsec_test",
+			null, Webhook.Status.ACTIVE, null, 0, "-1", false, Instant.EPOCH, Instant.EPOCH, null, null, null, null);
 
 	private TopicFeeds feeds;
 

@@ -66,9 +66,9 @@ class WebhookSenderTests {
 
 	private Webhook webhook(String host) {
 		String url = "http://" + host + ":" + this.endpoint.getAddress().getPort() + "/hook";
-		return new Webhook("wh_1", "orders", url, SubscriptionMode.EVENT, Map.of(), "whsec_test", null,
-				Webhook.Status.ACTIVE, null, 0, "-1", false, Instant.EPOCH, Instant.EPOCH, null, null, null, null, null,
-				null);
+		return new Webhook("wh_1", "orders", new Webhook.HttpTarget(url, null), SubscriptionMode.EVENT, Map.of(),
+				"whsec_test", null, Webhook.Status.ACTIVE, null, 0, "-1", false, Instant.EPOCH, Instant.EPOCH, null,
+				null, null, null);
 	}
 
 	private static Delivery delivery() {
