@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 
+import org.springframework.stereotype.Component;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
@@ -39,7 +40,6 @@ import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicJson;
 import dev.streamgate.core.topic.TopicValidator;
 import dev.streamgate.subscribe.webhook.WebhookAdmin;
-import org.springframework.stereotype.Component;
 
 /**
  * The topic admin operations: validation, the events topic and the stored definition kept

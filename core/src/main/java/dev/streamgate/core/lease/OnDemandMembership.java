@@ -5,6 +5,7 @@ import java.time.Duration;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
+
 import dev.streamgate.core.storage.Leases;
 
 /**

@@ -3,6 +3,7 @@ package dev.streamgate.core.storage;
 import java.util.List;
 
 import reactor.core.publisher.Mono;
+
 import dev.streamgate.core.webhook.Attempt;
 import dev.streamgate.core.webhook.Webhook;
 

@@ -3,15 +3,16 @@ package dev.streamgate.core.storage;
 import java.util.List;
 import java.util.function.Predicate;
 
-import dev.streamgate.core.topic.Topic;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.EventLogStatus;
 import dev.streamgate.core.event.EventPosition;
 import dev.streamgate.core.event.OutgoingEvent;
 import dev.streamgate.core.event.WriterFencedException;
+import dev.streamgate.core.topic.Topic;
 
 /**
  * The events of each topic: in a shared log keyed by topic, or in a log of its own (see

@@ -3,7 +3,6 @@ package dev.streamgate.core.storage;
 import java.time.Duration;
 
 import org.hibernate.validator.constraints.time.DurationMax;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;

@@ -4,10 +4,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
-import dev.streamgate.core.problem.ProblemType;
-import dev.streamgate.core.problem.StreamgateException;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+
+import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.topic.TopicValidator;

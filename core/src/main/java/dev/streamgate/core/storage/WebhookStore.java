@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+
 import dev.streamgate.core.webhook.Webhook;
 
 /**

@@ -10,11 +10,6 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 
-import dev.streamgate.core.topic.Storage;
-import dev.streamgate.core.topic.Topic;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.CursorFormat;
 import dev.streamgate.core.event.Event;
@@ -23,6 +18,11 @@ import dev.streamgate.core.event.EventLogStatus;
 import dev.streamgate.core.event.EventPosition;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.OutgoingEvent;
+import dev.streamgate.core.topic.Storage;
+import dev.streamgate.core.topic.Topic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What every event log and its tail promise, whatever keeps the events: each storage's

@@ -8,12 +8,12 @@ import org.junit.jupiter.api.Test;
 
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.storage.TopicStore.TopicChange;
+import dev.streamgate.core.topic.StoredTopic;
+import dev.streamgate.core.topic.Topic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.tuple;
-import dev.streamgate.core.topic.StoredTopic;
-import dev.streamgate.core.topic.Topic;
 
 /**
  * What every store of topic definitions promises, over Kafka and in memory alike.

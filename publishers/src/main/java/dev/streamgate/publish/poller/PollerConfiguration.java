@@ -3,8 +3,8 @@ package dev.streamgate.publish.poller;
 import java.util.UUID;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 

@@ -7,7 +7,6 @@ import java.util.Optional;
 import jakarta.validation.constraints.Min;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
-
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.lang.Nullable;
 import org.springframework.validation.annotation.Validated;

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import reactor.core.publisher.Mono;
+
 import dev.streamgate.core.storage.AttemptLog;
 import dev.streamgate.core.webhook.Attempt;
 

@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import reactor.core.publisher.Mono;
+
 import dev.streamgate.core.storage.IdempotencyStore;
 
 /**

@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import reactor.core.publisher.Mono;
+
 import dev.streamgate.core.storage.SnapshotStore;
 
 /**

@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
+
 import dev.streamgate.core.storage.WebhookStore;
 import dev.streamgate.core.webhook.Webhook;
 

@@ -11,10 +11,10 @@ import reactor.test.StepVerifier;
 import dev.streamgate.core.patch.JsonPatches;
 import dev.streamgate.core.topic.PayloadType;
 import dev.streamgate.core.topic.Topic;
-
-import static org.assertj.core.api.Assertions.assertThat;
 import dev.streamgate.storage.memory.MemoryEventLog;
 import dev.streamgate.storage.memory.MemorySnapshotStore;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The snapshot publisher over a log in memory: what it reads from the log to know the

@@ -1,6 +1,7 @@
 package dev.streamgate.storage.memory;
 
 import java.time.Clock;
+
 import dev.streamgate.core.storage.EventLog;
 import dev.streamgate.core.storage.EventLogContract;
 import dev.streamgate.core.storage.EventTail;

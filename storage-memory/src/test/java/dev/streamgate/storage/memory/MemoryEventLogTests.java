@@ -10,15 +10,15 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
-import dev.streamgate.core.topic.Topic;
-
-import static org.assertj.core.api.Assertions.assertThat;
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.Event;
 import dev.streamgate.core.event.EventPosition;
 import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.event.OutgoingEvent;
 import dev.streamgate.core.storage.EventTail;
+import dev.streamgate.core.topic.Topic;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The memory event log as a node without Kafka uses it: Kafka's numbering, retention by

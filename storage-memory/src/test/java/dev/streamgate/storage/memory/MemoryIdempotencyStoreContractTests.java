@@ -2,6 +2,7 @@ package dev.streamgate.storage.memory;
 
 import java.time.Clock;
 import java.time.Duration;
+
 import dev.streamgate.core.storage.IdempotencyStore;
 import dev.streamgate.core.storage.IdempotencyStoreContract;
 

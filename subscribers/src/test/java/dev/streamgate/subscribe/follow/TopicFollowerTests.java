@@ -10,11 +10,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.util.unit.DataSize;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.test.StepVerifier;
-
-import org.springframework.util.unit.DataSize;
 
 import dev.streamgate.core.event.Cursor;
 import dev.streamgate.core.event.CursorFormat;
