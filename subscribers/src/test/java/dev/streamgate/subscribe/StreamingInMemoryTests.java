@@ -107,11 +107,11 @@ class StreamingInMemoryTests {
 	void aStreamOfSeveralTopicsWrapsEachEventWithItsTopic() {
 		Topic prices = topic("prices");
 		Topic trades = topic("trades");
-		Flux<ServerSentEvent<String>> stream = stream("/api/v1/stream?topic=prices&topic=trades", null).take(2).cache();
-		stream.subscribe();
-		Mono.delay(Duration.ofMillis(500)).block();
 		publish(prices, "1");
 		publish(trades, "2");
+		Flux<ServerSentEvent<String>> stream = stream("/api/v1/stream?topic=prices&topic=trades&lastEventId=earliest",
+				null)
+			.take(2);
 		assertThat(stream.collectList().block(WAIT)).extracting(ServerSentEvent::data)
 			.containsExactlyInAnyOrder("{\"topic\":\"prices\",\"data\":1}", "{\"topic\":\"trades\",\"data\":2}");
 	}

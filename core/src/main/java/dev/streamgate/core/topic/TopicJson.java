@@ -68,6 +68,11 @@ public final class TopicJson {
 		.disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
 		.build();
 
+	/** The fields of each kind of publisher but its type, from their records. */
+	private static final Set<String> POLLER_FIELDS = fieldsOf(Publisher.HttpPoller.class);
+
+	private static final Set<String> KAFKA_FIELDS = fieldsOf(Publisher.Kafka.class);
+
 	/** What a write-only value reads as. */
 	public static final String MASK = "******";
 
@@ -252,20 +257,18 @@ public final class TopicJson {
 			.filter((field) -> !field.getValue().isNull())
 			.map(Map.Entry::getKey)
 			.collect(Collectors.toSet());
-		Set<String> poller = fieldsOf(Publisher.HttpPoller.class);
-		Set<String> kafka = fieldsOf(Publisher.Kafka.class);
 		List<FieldError> errors = new ArrayList<>();
 		if (kind == PublisherType.KAFKA) {
-			if (sent.stream().anyMatch(poller::contains)) {
-				errors.add(new FieldError("/publisher", "a kafka publisher takes type, " + listed(kafka)));
+			if (sent.stream().anyMatch(POLLER_FIELDS::contains)) {
+				errors.add(new FieldError("/publisher", "a kafka publisher takes type, " + listed(KAFKA_FIELDS)));
 			}
 			return errors;
 		}
-		if (sent.stream().anyMatch(kafka::contains)) {
-			errors.add(new FieldError("/publisher", listed(kafka) + " are for kafka publishers"));
+		if (sent.stream().anyMatch(KAFKA_FIELDS::contains)) {
+			errors.add(new FieldError("/publisher", listed(KAFKA_FIELDS) + " are for kafka publishers"));
 		}
 		if (kind == PublisherType.HTTP_POST
-				&& sent.stream().anyMatch((field) -> poller.contains(field) || kafka.contains(field))) {
+				&& sent.stream().anyMatch((field) -> POLLER_FIELDS.contains(field) || KAFKA_FIELDS.contains(field))) {
 			errors.add(new FieldError("/publisher", "an http-post publisher takes no fields but type"));
 		}
 		return errors;

@@ -205,7 +205,9 @@ final class Mirror implements LeasedTopics.Worker {
 		}
 	}
 
-	/** Whether the topic is still the one this session mirrors, with the same source. */
+	/**
+	 * Whether the topic is still the one this mirror started for, with the same source.
+	 */
 	private boolean unchanged(Topic topic) {
 		return this.topics.get(this.topicId)
 			.map(StoredTopic::topic)
