@@ -44,8 +44,11 @@ class JvmOptionsTests {
 
 	@Test
 	void theReadmesStandaloneCommandPassesTheFile() throws IOException {
-		assertThat(Files.readString(Path.of("..", "README.md")))
-			.contains("java @gateway/jvm.options -jar gateway/target/streamgate.jar");
+		// bin/streamgate passes the file (LauncherTests), and the README names the plain
+		// jar's command with it too.
+		assertThat(Files.readString(Path.of("..", "README.md"))).contains("package && bin/streamgate\n")
+			.contains("java @gateway/jvm.options -jar\ngateway/target/streamgate.jar");
+		assertThat(Files.readString(Path.of("..", "bin", "streamgate"))).contains("\"@$root/gateway/jvm.options\"");
 	}
 
 	@Test

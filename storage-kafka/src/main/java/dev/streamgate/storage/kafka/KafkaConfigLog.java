@@ -49,9 +49,9 @@ final class KafkaConfigLog implements AutoCloseable {
 	private static final Duration POLL = Duration.ofSeconds(1);
 
 	/**
-	 * How long a poll waits while the reader catches up at start: an empty log, or one
-	 * whose end no record reaches, is seen read only when a poll returns, and readiness
-	 * waits for it.
+	 * How long a poll waits while the reader catches up at start: a log whose end no
+	 * record reaches (a transaction's marker last) is seen read only when a poll returns,
+	 * and readiness waits for it.
 	 */
 	private static final Duration CATCH_UP_POLL = Duration.ofMillis(200);
 
@@ -222,18 +222,22 @@ final class KafkaConfigLog implements AutoCloseable {
 			List<TopicPartition> partitions = assign(kafkaConsumer);
 			this.partitions = partitions;
 			Map<TopicPartition, Long> target = endOffsets(kafkaConsumer, partitions);
+			// Where reading starts: a log with nothing left to read (empty, or every
+			// record
+			// deleted) is read up to its end before any poll.
+			updatePositions(kafkaConsumer, partitions);
 			long applied = 0;
 			while (this.thread.running()) {
-				for (ConsumerRecord<String, byte[]> record : kafkaConsumer.poll(this.caughtUp ? POLL : CATCH_UP_POLL)) {
-					apply(record);
-					applied++;
-				}
-				updatePositions(kafkaConsumer, partitions);
 				if (!this.caughtUp && reached(target)) {
 					this.caughtUp = true;
 					logger.info("Read " + this.topic + " up to its end (" + applied + " records)");
 				}
 				completeWaiters();
+				for (ConsumerRecord<String, byte[]> record : kafkaConsumer.poll(this.caughtUp ? POLL : CATCH_UP_POLL)) {
+					apply(record);
+					applied++;
+				}
+				updatePositions(kafkaConsumer, partitions);
 			}
 		}
 		catch (WakeupException ex) {
