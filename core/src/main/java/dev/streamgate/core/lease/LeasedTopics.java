@@ -2,18 +2,11 @@ package dev.streamgate.core.lease;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 
 import dev.streamgate.core.storage.Leases;
@@ -31,29 +24,11 @@ import dev.streamgate.core.topic.Topic;
  */
 public final class LeasedTopics<W extends LeasedTopics.Worker> {
 
-	private static final Log logger = LogFactory.getLog(LeasedTopics.class);
-
 	private static final Duration RECHECK = Duration.ofSeconds(5);
-
-	/** How long a node stays in the group once the last topic of the kind is gone. */
-	private static final Duration LINGER = Duration.ofMinutes(1);
-
-	private final String group;
 
 	private final TopicStore topics;
 
-	private final Leases leases;
-
-	private final Predicate<Topic> kind;
-
-	private final Function<StoredTopic, W> starter;
-
-	/** Running workers by topic id, with the creation time of the topic they serve. */
-	private final Map<String, Running<W>> running = new ConcurrentHashMap<>();
-
-	private volatile OnDemandMembership membership;
-
-	private Disposable changes;
+	private final LeasedWork<StoredTopic, Running<W>> work;
 
 	/**
 	 * Workers of one kind of topic.
@@ -65,46 +40,53 @@ public final class LeasedTopics<W extends LeasedTopics.Worker> {
 	 */
 	public LeasedTopics(String group, TopicStore topics, Leases leases, Predicate<Topic> kind,
 			Function<StoredTopic, W> starter) {
-		this.group = group;
 		this.topics = topics;
-		this.leases = leases;
-		this.kind = kind;
-		this.starter = starter;
+		this.work = new LeasedWork<>(group, leases, new LeasedWork.Plan<>() {
+
+			@Override
+			public List<StoredTopic> all() {
+				return topics.isCaughtUp()
+						? topics.list().stream().filter((stored) -> kind.test(stored.topic())).toList() : null;
+			}
+
+			@Override
+			public String key(StoredTopic stored) {
+				return stored.topic().id();
+			}
+
+			@Override
+			public boolean serves(Running<W> running, StoredTopic stored) {
+				return stored.topic().createdAt().equals(running.createdAt());
+			}
+
+			@Override
+			public Running<W> start(StoredTopic stored) {
+				return new Running<>(starter.apply(stored), stored.topic().createdAt());
+			}
+
+			@Override
+			public void stop(String key, Running<W> running, boolean nodeStopping) {
+				running.worker().stop();
+			}
+
+		});
 	}
 
 	/**
 	 * Follows the topic definitions, in the group while there are topics of the kind.
 	 */
-	public synchronized void start() {
-		this.membership = new OnDemandMembership(this.leases, this.group, this::reconcile, LINGER);
+	public void start() {
 		// Definitions change at any time, and each change is announced; the start is not
 		// (the registry catches up without one), so a periodic pass covers it, and ends
 		// with the first pass that finds the registry caught up: afterwards it would only
 		// walk every topic of the node every few seconds to find nothing new.
-		this.changes = Flux
-			.merge(this.topics.changes().map((change) -> 0L),
-					Flux.interval(RECHECK).takeUntil((tick) -> this.topics.isCaughtUp()))
-			.subscribe((tick) -> reconcile(),
-					(ex) -> logger.error("The " + this.group + " stopped following topic changes", ex));
+		this.work.start(Flux.merge(this.topics.changes().map((change) -> 0L),
+				Flux.interval(RECHECK).takeUntil((tick) -> this.topics.isCaughtUp())));
 	}
 
 	/** Stops every worker and leaves the group. */
 	public void stop() {
-		OnDemandMembership leaving;
-		synchronized (this) {
-			if (this.changes != null) {
-				this.changes.dispose();
-			}
-			leaving = this.membership;
-			this.membership = null;
-			this.running.values().forEach((running) -> running.worker().stop());
-			this.running.clear();
-		}
-		// Outside the lock: leaving may call reconcile() on the group's thread, which
-		// needs it.
-		if (leaving != null) {
-			leaving.close();
-		}
+		this.work.stop();
 	}
 
 	/**
@@ -112,7 +94,7 @@ public final class LeasedTopics<W extends LeasedTopics.Worker> {
 	 * @return true between start and stop
 	 */
 	public boolean isRunning() {
-		return this.membership != null;
+		return this.work.isRunning();
 	}
 
 	/**
@@ -121,7 +103,7 @@ public final class LeasedTopics<W extends LeasedTopics.Worker> {
 	 * @return the worker
 	 */
 	public Optional<W> worker(String topicId) {
-		return Optional.ofNullable(this.running.get(topicId)).map(Running::worker);
+		return this.work.worker(topicId).map(Running::worker);
 	}
 
 	/**
@@ -129,40 +111,7 @@ public final class LeasedTopics<W extends LeasedTopics.Worker> {
 	 * @return the count
 	 */
 	public int size() {
-		return this.running.size();
-	}
-
-	/**
-	 * Starts and stops workers to match the definitions and this node's leases; a worker
-	 * is stopped before this returns (a released lease goes to another node only then).
-	 */
-	private synchronized void reconcile() {
-		OnDemandMembership current = this.membership;
-		Map<String, StoredTopic> wanted = new HashMap<>();
-		if (current != null && this.topics.isCaughtUp()) {
-			List<StoredTopic> ofKind = this.topics.list()
-				.stream()
-				.filter((stored) -> this.kind.test(stored.topic()))
-				.toList();
-			current.workExists(!ofKind.isEmpty());
-			ofKind.stream()
-				.filter((stored) -> current.owns(stored.topic().id()))
-				.forEach((stored) -> wanted.put(stored.topic().id(), stored));
-		}
-		this.running.entrySet().removeIf((entry) -> {
-			StoredTopic stored = wanted.get(entry.getKey());
-			boolean keep = stored != null && stored.topic().createdAt().equals(entry.getValue().createdAt());
-			if (!keep) {
-				entry.getValue().worker().stop();
-			}
-			return !keep;
-		});
-		wanted.forEach((id, stored) -> this.running.computeIfAbsent(id,
-				(key) -> new Running<>(this.starter.apply(stored), stored.topic().createdAt())));
-		if (logger.isDebugEnabled()) {
-			logger.debug(this.group + ": running "
-					+ this.running.keySet().stream().sorted().collect(Collectors.joining(", ")));
-		}
+		return this.work.running().size();
 	}
 
 	/** What a topic's worker does when its topic is no longer this node's. */
@@ -173,6 +122,7 @@ public final class LeasedTopics<W extends LeasedTopics.Worker> {
 
 	}
 
+	/** A worker with the creation time of the topic it serves. */
 	private record Running<W>(W worker, Instant createdAt) {
 	}
 
