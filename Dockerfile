@@ -41,8 +41,8 @@ COPY --from=build /layers/application/ ./
 # gateway starts in about half the time (docs/benchmarks.md, Start-up).
 RUN java -XX:ArchiveClassesAtExit=/app/streamgate.jsa -Dspring.context.exit=onRefresh -jar /app/streamgate.jar \
       --server.port=0 --streamgate.embedded-kafka.port=0 --streamgate.embedded-kafka.data-dir=/tmp/train/kafka \
-      > /dev/null \
- && rm -rf /tmp/train
+      > /tmp/train.log 2>&1 || { cat /tmp/train.log; exit 1; } \
+ && rm -rf /tmp/train /tmp/train.log
 COPY --chmod=755 gateway/src/main/jib/usr/local/bin/streamgate /usr/local/bin/streamgate
 USER 10001:10001
 EXPOSE 8080
