@@ -21,7 +21,8 @@ final class HelpCommand {
 			  --server.port=8080                           the HTTP port
 			  --streamgate.roles=all                       the roles this node runs: all, or some of
 			                                               admin, ingest, http-poller, kafka-publisher,
-			                                               stream (SSE and WebSocket), webhook
+			                                               stream (SSE and WebSocket), webhook,
+			                                               mercure (the hub at /.well-known/mercure)
 			  --streamgate.storage=memory                  keep everything in this process, no Kafka
 			                                               (one node; nothing kept across a restart)
 			  --spring.kafka.bootstrap-servers=host:9092   use these brokers; unset starts the

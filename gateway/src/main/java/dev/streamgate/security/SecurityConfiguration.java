@@ -17,6 +17,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.http.HttpHeaders;
@@ -40,6 +42,7 @@ import org.springframework.security.oauth2.jwt.NimbusReactiveJwtDecoder;
 import org.springframework.security.oauth2.jwt.ReactiveJwtDecoder;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 import org.springframework.security.web.server.SecurityWebFilterChain;
+import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatchers;
 import org.springframework.security.web.server.authorization.AuthorizationContext;
 import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
 import org.springframework.security.web.server.firewall.ServerExchangeRejectedHandler;
@@ -194,10 +197,27 @@ public class SecurityConfiguration {
 		};
 	}
 
+	/**
+	 * The Mercure hub checks its own tokens (the {@code mercure} claim, its own keys):
+	 * the gateway's resource server does not read them.
+	 * @param http the chain's builder
+	 * @param cors the CORS configuration
+	 * @param corsProperties the allowed origins
+	 * @return the chain of the hub's paths
+	 */
 	@Bean
-	SecurityWebFilterChain securityWebFilterChain(ServerHttpSecurity http, SecurityProperties properties,
-			ReactiveJwtDecoder jwtDecoder, TopicStore topics, UrlBasedCorsConfigurationSource cors,
+	@Order(Ordered.HIGHEST_PRECEDENCE)
+	SecurityWebFilterChain mercureWebFilterChain(ServerHttpSecurity http, UrlBasedCorsConfigurationSource cors,
 			CorsProperties corsProperties) {
+		http.securityMatcher(ServerWebExchangeMatchers.pathMatchers("/.well-known/mercure", "/.well-known/mercure/**"));
+		common(http, cors);
+		http.addFilterBefore(new RequestChecks(corsProperties.allowedOrigins()),
+				SecurityWebFiltersOrder.AUTHENTICATION);
+		return http.authorizeExchange((exchanges) -> exchanges.anyExchange().permitAll()).build();
+	}
+
+	/** What every chain has: no session, no CSRF token, CORS, the gateway's headers. */
+	private static void common(ServerHttpSecurity http, UrlBasedCorsConfigurationSource cors) {
 		http.csrf(ServerHttpSecurity.CsrfSpec::disable)
 			.httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)
 			.formLogin(ServerHttpSecurity.FormLoginSpec::disable)
@@ -213,6 +233,13 @@ public class SecurityConfiguration {
 				.frameOptions(ServerHttpSecurity.HeaderSpec.FrameOptionsSpec::disable)
 				.xssProtection(ServerHttpSecurity.HeaderSpec.XssProtectionSpec::disable)
 				.writer(new SecurityHeaders()));
+	}
+
+	@Bean
+	SecurityWebFilterChain securityWebFilterChain(ServerHttpSecurity http, SecurityProperties properties,
+			ReactiveJwtDecoder jwtDecoder, TopicStore topics, UrlBasedCorsConfigurationSource cors,
+			CorsProperties corsProperties) {
+		common(http, cors);
 		if (!properties.enabled()) {
 			logger.warn("streamgate.security.enabled=false: every endpoint is open to anyone, "
 					+ "the topic and webhook APIs included");

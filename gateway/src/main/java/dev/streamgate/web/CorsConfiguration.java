@@ -37,10 +37,14 @@ public class CorsConfiguration {
 		cors.setAllowedMethods(List.of("GET", "POST", "PATCH", "DELETE", "OPTIONS"));
 		cors.setAllowedHeaders(List.of("Authorization", "Content-Type", "If-Match", "Idempotency-Key", "Last-Event-ID",
 				"Cache-Control"));
-		cors.setExposedHeaders(List.of("ETag", "Location", "Retry-After", "Idempotent-Replayed"));
+		cors.setExposedHeaders(List.of("ETag", "Location", "Retry-After", "Idempotent-Replayed", "Last-Event-ID"));
 		cors.setMaxAge(Duration.ofHours(1));
 		UrlBasedCorsConfigurationSource source = new UrlBasedCorsConfigurationSource();
 		source.registerCorsConfiguration("/api/**", cors);
+		// The Mercure hub: its subscribers and publishers are often pages of other
+		// origins.
+		source.registerCorsConfiguration("/.well-known/mercure", cors);
+		source.registerCorsConfiguration("/.well-known/mercure/**", cors);
 		return source;
 	}
 

@@ -9,8 +9,8 @@ import java.lang.annotation.Target;
 import org.springframework.context.annotation.Conditional;
 
 /**
- * Registers a bean only on nodes that run the given role ({@code streamgate.roles},
- * default {@code all}).
+ * Registers a bean only on nodes that run one of the given roles
+ * ({@code streamgate.roles}, default {@code all}).
  */
 @Target({ ElementType.TYPE, ElementType.METHOD })
 @Retention(RetentionPolicy.RUNTIME)
@@ -19,9 +19,9 @@ import org.springframework.context.annotation.Conditional;
 public @interface ConditionalOnRole {
 
 	/**
-	 * The role that must be enabled.
-	 * @return the role
+	 * The roles of which one at least must be enabled.
+	 * @return the roles
 	 */
-	Role value();
+	Role[] value();
 
 }

@@ -14,14 +14,16 @@ import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
- * Matches when {@code streamgate.roles} enables the role of {@link ConditionalOnRole}.
+ * Matches when {@code streamgate.roles} enables one of the roles of
+ * {@link ConditionalOnRole}.
  */
 class OnRoleCondition implements Condition {
 
 	@Override
 	public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
-		Role role = (Role) metadata.getAnnotationAttributes(ConditionalOnRole.class.getName()).get("value");
-		return enabledRoles(Binder.get(context.getEnvironment())).contains(role);
+		Role[] roles = (Role[]) metadata.getAnnotationAttributes(ConditionalOnRole.class.getName()).get("value");
+		Set<Role> enabled = enabledRoles(Binder.get(context.getEnvironment()));
+		return Arrays.stream(roles).anyMatch(enabled::contains);
 	}
 
 	/**

@@ -29,7 +29,13 @@ public enum Role {
 	STREAM("stream"),
 
 	/** Webhook deliveries and Kafka subscriptions. */
-	WEBHOOK("webhook");
+	WEBHOOK("webhook"),
+
+	/**
+	 * The Mercure hub at {@code /.well-known/mercure}: its publications and
+	 * subscriptions.
+	 */
+	MERCURE("mercure");
 
 	/** The names of earlier versions, each standing for roles of today. */
 	static final Map<String, Set<Role>> FORMER_NAMES = Map.of("poller", Set.of(HTTP_POLLER, KAFKA_PUBLISHER), "sse",

@@ -40,6 +40,15 @@ public interface EventLog {
 	Mono<Void> update(Topic previous, Topic topic);
 
 	/**
+	 * Bounds a topic's events in bytes as well as in time: once they hold more, the
+	 * oldest go. Topics in shared storage are bounded by the shared log's size alone.
+	 * @param topic the topic
+	 * @param bytes the most its events hold (each partition's, on a topic of several)
+	 * @return completes once the bound applies
+	 */
+	Mono<Void> limitBytes(Topic topic, long bytes);
+
+	/**
 	 * Deletes a topic's events.
 	 * @param topic the topic
 	 * @return completes once deletion has started

@@ -36,7 +36,7 @@ class OnRoleConditionTests {
 				.getFailure()
 				.hasStackTraceContaining("IllegalArgumentException")
 				.hasMessageContaining("unknown role 'pollers'")
-				.hasMessageContaining("admin, ingest, http-poller, kafka-publisher, stream, webhook"));
+				.hasMessageContaining("admin, ingest, http-poller, kafka-publisher, stream, webhook, mercure"));
 	}
 
 	@Test

@@ -306,6 +306,17 @@ public final class KafkaEventLog implements EventLog {
 	}
 
 	@Override
+	public Mono<Void> limitBytes(Topic topic, long bytes) {
+		if (topic.shared()) {
+			return Mono.empty();
+		}
+		AlterConfigOp op = new AlterConfigOp(new ConfigEntry(TopicConfig.RETENTION_BYTES_CONFIG, Long.toString(bytes)),
+				AlterConfigOp.OpType.SET);
+		ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, name(topic.id()));
+		return call(() -> this.admin.incrementalAlterConfigs(Map.of(resource, List.of(op))).all());
+	}
+
+	@Override
 	public Mono<Void> delete(Topic topic) {
 		this.owned.forget(topic);
 		if (topic.shared()) {

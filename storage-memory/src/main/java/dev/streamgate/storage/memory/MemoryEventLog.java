@@ -133,6 +133,16 @@ public class MemoryEventLog implements EventLog, EventTail {
 	}
 
 	@Override
+	public Mono<Void> limitBytes(Topic topic, long bytes) {
+		return Mono.fromRunnable(() -> {
+			TopicLog log = log(topic);
+			synchronized (log) {
+				log.maxPartitionBytes = bytes;
+			}
+		});
+	}
+
+	@Override
 	public Mono<Void> update(Topic previous, Topic topic) {
 		return Mono.fromRunnable(() -> {
 			TopicLog log = log(previous);
@@ -191,7 +201,7 @@ public class MemoryEventLog implements EventLog, EventTail {
 					int p = (key != null) ? Math.floorMod(key.hashCode(), partitions) : log.nextPartition();
 					Partition partition = log.partitions.get(p);
 					Event stored = new Event(p, partition.next(), event.type(), now, event.data(), event.attributes());
-					partition.add(stored, this.maxTopicBytes / partitions);
+					partition.add(stored, Math.min(this.maxTopicBytes / partitions, log.maxPartitionBytes));
 					log.yieldOver(this.maxBytes);
 					positions.add(new EventPosition(p, stored.offset(), partitions));
 					log.listeners.forEach((listener) -> listener.onEvent(stored));
@@ -288,6 +298,9 @@ public class MemoryEventLog implements EventLog, EventTail {
 		/** What every topic keeps, together. */
 		private final AtomicLong stored;
 
+		/** What each partition keeps at most, besides the log's bound per topic. */
+		private long maxPartitionBytes = Long.MAX_VALUE;
+
 		TopicLog(int partitions, AtomicLong stored) {
 			this.stored = stored;
 			for (int p = 0; p < partitions; p++) {
@@ -347,6 +360,9 @@ public class MemoryEventLog implements EventLog, EventTail {
 
 		/** What every topic keeps, together. */
 		private final AtomicLong stored;
+
+		/** What each partition keeps at most, besides the log's bound per topic. */
+		private long maxPartitionBytes = Long.MAX_VALUE;
 
 		private int head;
 

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -165,6 +166,24 @@ public final class TopicFollower implements EventTail.Listener {
 	 */
 	public synchronized String position() {
 		return (this.position != null) ? this.cursors.format(this.position) : null;
+	}
+
+	/**
+	 * The newest of the events this follower keeps in memory that is of a kind.
+	 * @param which the kind
+	 * @return the event, or {@code null} when none of those kept is
+	 */
+	public synchronized Event newest(Predicate<Event> which) {
+		Event found = null;
+		if (this.recent != null) {
+			for (Followed kept : this.recent.items()) {
+				Event event = kept.event();
+				if (event != null && which.test(event)) {
+					found = event;
+				}
+			}
+		}
+		return found;
 	}
 
 	/**

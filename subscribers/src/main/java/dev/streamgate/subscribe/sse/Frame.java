@@ -18,7 +18,7 @@ import dev.streamgate.core.event.EventType;
  * One encoded SSE frame, written as the same bytes to every connection that receives it,
  * and compressed once for every connection that asked for a compressed stream.
  */
-final class Frame {
+public final class Frame {
 
 	private static final byte[] ID = "id: ".getBytes(StandardCharsets.UTF_8);
 
@@ -26,7 +26,8 @@ final class Frame {
 
 	private static final byte[] DATA = "\ndata: ".getBytes(StandardCharsets.UTF_8);
 
-	static final Frame HEARTBEAT = new Frame(": heartbeat\n\n".getBytes(StandardCharsets.UTF_8), 0);
+	/** A comment line that keeps an idle stream open through proxies. */
+	public static final Frame HEARTBEAT = new Frame(": heartbeat\n\n".getBytes(StandardCharsets.UTF_8), 0);
 
 	private final byte[] bytes;
 
@@ -44,6 +45,17 @@ final class Frame {
 	Frame(byte[] bytes, long publishedAt) {
 		this.bytes = bytes;
 		this.publishedAt = publishedAt;
+	}
+
+	/**
+	 * A frame already encoded.
+	 * @param bytes the frame, ending with a blank line
+	 * @param publishedAt when its event was published (epoch milliseconds), 0 for frames
+	 * that carry no event
+	 * @return the frame
+	 */
+	public static Frame of(byte[] bytes, long publishedAt) {
+		return new Frame(bytes, publishedAt);
 	}
 
 	byte[] bytes() {

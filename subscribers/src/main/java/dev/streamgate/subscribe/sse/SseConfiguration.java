@@ -1,5 +1,6 @@
 package dev.streamgate.subscribe.sse;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -8,17 +9,27 @@ import reactor.core.Disposable;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
 import dev.streamgate.core.topic.SubscriberCounts;
+import dev.streamgate.core.web.StreamAccessLog;
+import dev.streamgate.core.web.SubscribeAccess;
+import dev.streamgate.subscribe.follow.ClientBuffers;
 import dev.streamgate.subscribe.follow.TopicFollowers;
 
 /**
- * Wires the sse role.
+ * Wires Server-Sent Events streams: the stream role's, and the Mercure hub's.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnRole(Role.STREAM)
+@ConditionalOnRole({ Role.STREAM, Role.MERCURE })
 @EnableConfigurationProperties(SseProperties.class)
 public class SseConfiguration {
 
 	@Bean
+	SseResponder sseResponder(SseProperties properties, ClientBuffers clientBuffers,
+			ObjectProvider<StreamAccessLog> accessLog, SubscribeAccess access) {
+		return new SseResponder(properties, clientBuffers, accessLog.getIfAvailable(() -> StreamAccessLog.OFF), access);
+	}
+
+	@Bean
+	@ConditionalOnRole(Role.STREAM)
 	SubscriberCounts sseSubscriberCounts(TopicFollowers topicFollowers) {
 		return topicFollowers.countSubscriptions(StreamController.CHANNEL);
 	}

@@ -1,8 +1,5 @@
 package dev.streamgate.subscribe.sse;
 
-import java.net.InetSocketAddress;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -11,9 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.BiFunction;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -24,12 +19,7 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.core.io.buffer.DataBuffer;
-import org.springframework.core.io.buffer.DataBufferFactory;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
-import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -38,11 +28,8 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
 
-import dev.streamgate.core.event.EventType;
 import dev.streamgate.core.filter.Selection;
-import dev.streamgate.core.problem.ProblemJson;
 import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
@@ -50,14 +37,10 @@ import dev.streamgate.core.role.Role;
 import dev.streamgate.core.storage.TopicStore;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
-import dev.streamgate.core.web.Connections;
 import dev.streamgate.core.web.ProblemResponses;
 import dev.streamgate.core.web.RequestAttributes;
-import dev.streamgate.core.web.StreamAccessLog;
 import dev.streamgate.core.web.SubscribeAccess;
-import dev.streamgate.core.web.TokenNotice;
 import dev.streamgate.subscribe.follow.ClientBuffer;
-import dev.streamgate.subscribe.follow.ClientBuffers;
 import dev.streamgate.subscribe.follow.DeliveryMetrics;
 import dev.streamgate.subscribe.follow.Encoder;
 import dev.streamgate.subscribe.follow.Resume;
@@ -109,20 +92,14 @@ public class StreamController {
 
 	private final DeliveryMetrics metrics;
 
-	private final StreamLimits limits;
-
 	private final SubscribeAccess access;
 
-	private final ClientBuffers clientBuffers;
-
-	private final StreamAccessLog accessLog;
+	private final SseResponder responder;
 
 	StreamController(TopicStore topics, TopicFollowers followers, SubscribeAccess access, MeterRegistry meters,
-			SseProperties properties, ClientBuffers clientBuffers, ObjectProvider<StreamAccessLog> accessLog) {
+			SseProperties properties, SseResponder responder) {
 		this.access = access;
-		this.clientBuffers = clientBuffers;
-		this.accessLog = accessLog.getIfAvailable(() -> StreamAccessLog.OFF);
-		this.limits = new StreamLimits(properties.maxStreams(), properties.maxStreamsPerClient());
+		this.responder = responder;
 		this.topics = topics;
 		this.followers = followers;
 		this.properties = properties;
@@ -162,14 +139,14 @@ public class StreamController {
 		Selection selection = SubscribeParameters.selection(topic, types, filter, pointer);
 		Resume from = SubscribeParameters.resume(topic, resumeText(lastEventIdHeader, lastEventId));
 		Counter count = this.metrics.delivered(topicId);
-		return respond(exchange,
+		return this.responder.respond(exchange, exchange.getAttribute(RequestAttributes.TOKEN_EXPIRES_AT),
 				(eventLoop, buffer) -> follow(topic, subscriptionMode, selection, from, encoder, eventLoop, buffer)
 					.doOnNext((frame) -> {
 						if (frame.carriesEvent()) {
 							count.increment();
 						}
 					}),
-				Frame::named);
+				Frame::named, this.metrics);
 	}
 
 	@GetMapping(path = "/api/v1/stream",
@@ -210,8 +187,9 @@ public class StreamController {
 						SubscribeParameters.resume(topic, cursor), this.metrics.delivered(id)));
 			}
 			TopicsStream stream = new TopicsStream(parts, this.followers, CHANNEL);
-			return respond(exchange, (eventLoop, buffer) -> stream.open(retryFrame(), eventLoop, buffer),
-					TopicsEncoder::connection);
+			return this.responder.respond(exchange, exchange.getAttribute(RequestAttributes.TOKEN_EXPIRES_AT),
+					(eventLoop, buffer) -> stream.open(retryFrame(), eventLoop, buffer), TopicsEncoder::connection,
+					this.metrics);
 		});
 	}
 
@@ -260,98 +238,8 @@ public class StreamController {
 		return (header != null && !header.isBlank()) ? header : query;
 	}
 
-	/**
-	 * Writes a stream: its frames once its topics can be followed (an error before is a
-	 * problem response), within the limits of streams, until the connection closes or the
-	 * token expires; a {@code token-expiring} notice goes out before it does.
-	 * @param exchange the request
-	 * @param follow the frames on a connection's event loop, once they can start, held in
-	 * the connection's buffer
-	 * @param connectionFrame writes a frame about the stream itself, by SSE event name
-	 * (the token expired, or expires soon)
-	 * @return completes when the stream ends
-	 */
-	private Mono<Void> respond(ServerWebExchange exchange, BiFunction<Executor, ClientBuffer, Flux<Frame>> follow,
-			BiFunction<String, byte[], Frame> connectionFrame) {
-		String client = clientAddress(exchange);
-		ServerHttpResponse response = exchange.getResponse();
-		response.getHeaders().setContentType(MediaType.TEXT_EVENT_STREAM);
-		response.getHeaders().setCacheControl("no-cache");
-		// NGINX: pass each event through at once.
-		response.getHeaders().set("X-Accel-Buffering", "no");
-		response.getHeaders().add(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING);
-		StreamCompressor.Encoding encoding = StreamCompressor.Encoding
-			.negotiate(exchange.getRequest().getHeaders().get(HttpHeaders.ACCEPT_ENCODING));
-		StreamCompressor compressor = (encoding != null)
-				? new StreamCompressor(encoding, this.properties.compressionLevel()) : null;
-		if (encoding != null) {
-			response.getHeaders().set(HttpHeaders.CONTENT_ENCODING, encoding.token());
-		}
-		DataBufferFactory buffers = response.bufferFactory();
-		// The stream is counted from its subscription to its end: a connection that
-		// closes before the response is written (during an asynchronous token check,
-		// say) never subscribes, so it is never counted. An error before the first frame
-		// is still a problem response (429 over a limit).
-		ClientBuffer held = this.clientBuffers.open(this.properties.clientQueue(), Connections.unwritten(exchange));
-		Flux<Frame> frames = Flux.using(() -> {
-			this.limits.acquire(client);
-			return client;
-		}, (counted) -> follow.apply(Connections.eventLoop(exchange), held)
-			.takeUntilOther(Connections.closed(exchange)), (counted) -> {
-				this.limits.release(counted);
-				held.close();
-			});
-		Instant expiresAt = exchange.getAttribute(RequestAttributes.TOKEN_EXPIRES_AT);
-		if (expiresAt != null) {
-			// The client reconnects with a fresh token and its cursor. Only the expiry
-			// says so: a stream that ends otherwise (topic deleted, shutdown) ends with
-			// its own problem or none.
-			Instant now = Instant.now();
-			Duration left = Duration.between(now, expiresAt);
-			AtomicBoolean expired = new AtomicBoolean();
-			Sinks.Empty<Void> ended = Sinks.empty();
-			Mono<Frame> notice = Mono.delay(SubscribeAccess.untilNotice(expiresAt, this.access.expiringNotice(), now))
-				.map((tick) -> connectionFrame.apply(TokenNotice.EVENT, TokenNotice.json(expiresAt)))
-				.takeUntilOther(ended.asMono());
-			frames = Flux.merge(frames.doFinally((signal) -> ended.tryEmitEmpty()), notice)
-				.takeUntilOther(
-						Mono.delay(left.isNegative() ? Duration.ZERO : left).doOnNext((tick) -> expired.set(true)))
-				.concatWith(Mono.fromSupplier(() -> expired.get()
-						? connectionFrame.apply(EventType.PROBLEM.value(),
-								ProblemJson.bytes(ProblemType.TOKEN_EXPIRED,
-										"The token of this stream expired at " + expiresAt
-												+ "; reconnect with a fresh token and the last event id",
-										null))
-						: null));
-		}
-		// writeWith flushes once the queue is drained: one flush for a burst, at once
-		// for a lone event.
-		long startedAt = System.nanoTime();
-		long[] sent = { 0 };
-		Flux<DataBuffer> written = frames.map((frame) -> {
-			if (frame.carriesEvent()) {
-				this.metrics.written(frame.publishedAt());
-			}
-			DataBuffer buffer = (compressor != null) ? Frame.buffer(compressor.next(frame), buffers, held)
-					: frame.buffer(buffers, held);
-			sent[0] += buffer.readableByteCount();
-			return buffer;
-		});
-		if (compressor != null) {
-			// A stream that ends (token expired, topic deleted, shutdown) ends its
-			// compressed
-			// stream too; one the client closed needs nothing more.
-			written = written.concatWith(Mono.fromSupplier(() -> buffers.wrap(compressor.finish())));
-		}
-		return response.writeWith(written.doFinally((signal) -> {
-			held.close();
-			this.accessLog.ended(exchange.getRequest().getRemoteAddress(), exchange.getRequest().getURI(), 200, sent[0],
-					startedAt);
-		}));
-	}
-
 	private Frame retryFrame() {
-		return Frame.retry(this.properties.retry().toMillis());
+		return this.responder.retryFrame();
 	}
 
 	/** How each event is written: as published, or as a structured CloudEvent. */
@@ -381,11 +269,6 @@ public class StreamController {
 					// Cut off for not keeping up: the stream ends, the client resumes.
 					.onErrorResume(SlowSubscriberException.class, (ex) -> Flux.empty()),
 				this.followers::release);
-	}
-
-	private static String clientAddress(ServerWebExchange exchange) {
-		InetSocketAddress remote = exchange.getRequest().getRemoteAddress();
-		return (remote != null && remote.getAddress() != null) ? remote.getAddress().getHostAddress() : "unknown";
 	}
 
 }

@@ -1,0 +1,109 @@
+package dev.streamgate.mercure;
+
+import java.time.Duration;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.server.WebFilter;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+import reactor.util.retry.Retry;
+
+import dev.streamgate.core.event.EventPublisher;
+import dev.streamgate.core.role.ConditionalOnRole;
+import dev.streamgate.core.role.Role;
+import dev.streamgate.core.storage.EventLog;
+import dev.streamgate.core.storage.TopicStore;
+
+/**
+ * Wires the mercure role: the hub, its tokens, its topic made once the node is ready, and
+ * the discovery link on the gateway's responses when asked for.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnRole(Role.MERCURE)
+@EnableConfigurationProperties(MercureProperties.class)
+public class MercureConfiguration {
+
+	private static final Log logger = LogFactory.getLog(MercureConfiguration.class);
+
+	@Bean
+	MercureHub mercureHub(TopicStore topicStore, EventLog eventLog, EventPublisher eventPublisher,
+			MercureProperties properties) {
+		return new MercureHub(topicStore, eventLog, eventPublisher, properties);
+	}
+
+	@Bean
+	HubTokens mercureTokens(MercureProperties properties) {
+		HubTokens tokens = HubTokens.of(properties);
+		if (properties.publisherKey() == null && properties.subscriberKey() == null && properties.jwksUri() == null) {
+			logger.warn("The Mercure hub has no key (streamgate.mercure.publisher-key, subscriber-key or jwks-uri): "
+					+ "it refuses every token, so nobody can publish"
+					+ (properties.anonymous() ? "" : " or subscribe"));
+		}
+		return tokens;
+	}
+
+	/** Makes the hub's topic once the node is ready; tries again until it is made. */
+	@Bean
+	TopicProvisioning mercureTopic(MercureHub hub) {
+		return new TopicProvisioning(hub);
+	}
+
+	/**
+	 * The {@code Link} to the hub on the gateway's responses
+	 * ({@code streamgate.mercure.discovery}): how a Mercure client finds the hub of the
+	 * resources it reads.
+	 * @param properties the hub's configuration
+	 * @return the filter
+	 */
+	@Bean
+	WebFilter mercureDiscovery(MercureProperties properties) {
+		String link = "<" + properties.hubUrl() + ">; rel=\"mercure\"";
+		return (exchange, chain) -> {
+			if (properties.discovery() && !exchange.getRequest().getPath().value().startsWith(HubController.PATH)) {
+				exchange.getResponse().beforeCommit(() -> {
+					exchange.getResponse().getHeaders().add(HttpHeaders.LINK, link);
+					return Mono.empty();
+				});
+			}
+			return chain.filter(exchange);
+		};
+	}
+
+	/** Makes the hub's topic, again and again until it is made or the node stops. */
+	static final class TopicProvisioning implements ApplicationListener<ApplicationReadyEvent>, DisposableBean {
+
+		private final MercureHub hub;
+
+		private volatile Disposable provisioning;
+
+		TopicProvisioning(MercureHub hub) {
+			this.hub = hub;
+		}
+
+		@Override
+		public void onApplicationEvent(ApplicationReadyEvent event) {
+			this.provisioning = Mono.defer(this.hub::provision)
+				.retryWhen(Retry.fixedDelay(Long.MAX_VALUE, Duration.ofSeconds(2))
+					.doBeforeRetry((signal) -> logger.debug("The hub's topic is not made yet: " + signal.failure())))
+				.subscribe((topic) -> logger.info("The Mercure hub keeps its updates in topic '" + topic.id() + "'"));
+		}
+
+		@Override
+		public void destroy() {
+			Disposable running = this.provisioning;
+			if (running != null) {
+				running.dispose();
+			}
+		}
+
+	}
+
+}

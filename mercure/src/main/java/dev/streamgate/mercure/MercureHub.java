@@ -1,0 +1,245 @@
+package dev.streamgate.mercure;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import reactor.core.publisher.Mono;
+
+import dev.streamgate.core.event.Cursor;
+import dev.streamgate.core.event.Event;
+import dev.streamgate.core.event.EventPublisher;
+import dev.streamgate.core.problem.ProblemType;
+import dev.streamgate.core.problem.StreamgateException;
+import dev.streamgate.core.storage.EventLog;
+import dev.streamgate.core.storage.TopicStore;
+import dev.streamgate.core.topic.PayloadType;
+import dev.streamgate.core.topic.StoredTopic;
+import dev.streamgate.core.topic.Storage;
+import dev.streamgate.core.topic.SubscriptionMode;
+import dev.streamgate.core.topic.Topic;
+import dev.streamgate.subscribe.follow.Encoder;
+import dev.streamgate.subscribe.follow.Followed;
+import dev.streamgate.subscribe.follow.Resume;
+import dev.streamgate.subscribe.follow.TopicFollower;
+import dev.streamgate.subscribe.sse.Frame;
+
+/**
+ * The Mercure hub's history: every update of every Mercure topic is one event of one
+ * streamgate topic ({@code streamgate.mercure.topic}, one partition, its own Kafka
+ * topic), so updates keep one order, any node serves any subscriber, and a subscriber
+ * resumes on any node exactly where it left.
+ * <p>
+ * An update's id is the publisher's, or else one the hub makes of the update's position
+ * ({@code urn:streamgate:<incarnation>:<offset>}), which a resume seeks at once; a
+ * publisher's own id is looked for among the newest updates, in memory first, then in
+ * Kafka up to {@code streamgate.mercure.resume-scan} updates back.
+ */
+public final class MercureHub {
+
+	private static final Log logger = LogFactory.getLog(MercureHub.class);
+
+	/** The value of {@code Last-Event-ID} that asks for the whole history. */
+	static final String EARLIEST = "earliest";
+
+	private static final String ID_PREFIX = "urn:streamgate:";
+
+	private final TopicStore topics;
+
+	private final EventLog log;
+
+	private final EventPublisher publisher;
+
+	private final MercureProperties properties;
+
+	private final UpdateEncoder encoder = new UpdateEncoder();
+
+	MercureHub(TopicStore topics, EventLog log, EventPublisher publisher, MercureProperties properties) {
+		this.topics = topics;
+		this.log = log;
+		this.publisher = publisher;
+		this.properties = properties;
+	}
+
+	/**
+	 * The topic of the updates.
+	 * @return the topic
+	 * @throws StreamgateException (503) while it is not made yet
+	 */
+	Topic topic() {
+		return this.topics.get(this.properties.topic())
+			.map(StoredTopic::topic)
+			.orElseThrow(() -> new StreamgateException(ProblemType.NOT_READY,
+					"The hub's history (topic '" + this.properties.topic() + "') is not ready yet; retry shortly")
+				.withRetryAfter(Duration.ofSeconds(2)));
+	}
+
+	/**
+	 * Makes the hub's topic unless it exists; of nodes that start together, the first
+	 * makes it and the others find it.
+	 * @return completes once the topic exists
+	 */
+	Mono<Topic> provision() {
+		if (!this.topics.isCaughtUp()) {
+			return Mono.error(new IllegalStateException("the topics are not read yet"));
+		}
+		StoredTopic known = this.topics.get(this.properties.topic()).orElse(null);
+		if (known != null) {
+			return Mono.just(known.topic());
+		}
+		Instant now = Instant.now();
+		Topic topic = new Topic(this.properties.topic(), "Mercure hub", PayloadType.EVENT, null,
+				List.of(SubscriptionMode.EVENT), SubscriptionMode.EVENT, 1, this.properties.retention(),
+				Storage.DEDICATED, false, now, now)
+			.withDefaults();
+		return this.log.create(topic)
+			.then(this.log.limitBytes(topic, this.properties.retentionBytes().toBytes()))
+			.onErrorResume(
+					(ex) -> ex instanceof StreamgateException problem && problem.problemType() == ProblemType.CONFLICT,
+					(ex) -> {
+						// Another node made the events topic first: its definition
+						// follows.
+						logger.debug("The hub's topic exists already: " + ex.getMessage());
+						return Mono.delay(Duration.ofSeconds(2)).then();
+					})
+			.then(Mono.defer(() -> {
+				StoredTopic saved = this.topics.get(topic.id()).orElse(null);
+				return (saved != null) ? Mono.just(saved.topic()) : this.topics.save(topic).map(StoredTopic::topic);
+			}));
+	}
+
+	/**
+	 * Publishes an update; completes once Kafka has it.
+	 * @param update the update
+	 * @return its id: the publisher's, or the one made of its position
+	 */
+	Mono<String> publish(Update update) {
+		Topic topic = topic();
+		return this.publisher.publish(topic, List.of(update.json()))
+			.map((publication) -> (update.id() != null) ? update.id()
+					: generatedId(topic, publication.positions().get(0).offset()));
+	}
+
+	/**
+	 * Where a subscription starts, and the {@code Last-Event-ID} its response carries.
+	 * @param topic the hub's topic
+	 * @param follower the node's follower of it
+	 * @param lastEventId the id the subscriber sent, or {@code null}
+	 * @return the start
+	 */
+	Mono<Start> start(Topic topic, TopicFollower follower, String lastEventId) {
+		if (lastEventId == null || lastEventId.isEmpty()) {
+			// Live: after the newest update, which the response names.
+			Event newest = follower.newest(MercureHub::isUpdate);
+			Mono<Event> last = (newest != null) ? Mono.just(newest)
+					: this.log.newest(topic, MercureHub::isUpdate, this.properties.resumeScan() + 1L);
+			return last.map((event) -> new Start(Resume.after(Cursor.of(event.offset())), idOf(topic, event)))
+				.defaultIfEmpty(new Start(Resume.EARLIEST, EARLIEST));
+		}
+		if (EARLIEST.equals(lastEventId)) {
+			return Mono.just(new Start(Resume.EARLIEST, EARLIEST));
+		}
+		Long offset = offsetOf(topic, lastEventId);
+		if (offset != null) {
+			return Mono.zip(this.log.start(topic), this.log.end(topic))
+				.map((bounds) -> (offset >= bounds.getT1().last(0) && offset <= bounds.getT2().last(0))
+						? new Start(Resume.after(Cursor.of(offset)), lastEventId) : unknown());
+		}
+		Predicate<Event> bearing = (event) -> lastEventId.equals(idOf(topic, event));
+		Event kept = follower.newest(bearing);
+		Mono<Event> found = (kept != null) ? Mono.just(kept) : (this.properties.resumeScan() > 0)
+				? this.log.newest(topic, bearing, this.properties.resumeScan()) : Mono.empty();
+		return found.map((event) -> new Start(Resume.after(Cursor.of(event.offset())), lastEventId))
+			.defaultIfEmpty(unknown());
+	}
+
+	/**
+	 * An id the hub does not know (made up, from before retention, or further back than
+	 * it looks): the updates from now, and {@code earliest} in the response, so that the
+	 * subscriber knows it may have missed some and fetches the resource again.
+	 */
+	private static Start unknown() {
+		return new Start(Resume.LIVE, EARLIEST);
+	}
+
+	private static boolean isUpdate(Event event) {
+		return Update.parse(event.data()) != null;
+	}
+
+	/** The id of an update's event. */
+	static String idOf(Topic topic, Event event) {
+		Update update = Update.parse(event.data());
+		return (update != null && update.id() != null) ? update.id() : generatedId(topic, event.offset());
+	}
+
+	static String generatedId(Topic topic, long offset) {
+		return ID_PREFIX + topic.incarnation() + ":" + offset;
+	}
+
+	/** The offset an id the hub made points at, or null for another id. */
+	static Long offsetOf(Topic topic, String id) {
+		String prefix = ID_PREFIX + topic.incarnation() + ":";
+		if (!id.startsWith(prefix)) {
+			return null;
+		}
+		try {
+			long offset = Long.parseLong(id.substring(prefix.length()));
+			return (offset >= 0) ? offset : null;
+		}
+		catch (NumberFormatException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * Each event of the hub's topic as an update and its Server-Sent Event, made once for
+	 * every subscriber of the node.
+	 * @return the encoder
+	 */
+	UpdateEncoder encoder() {
+		return this.encoder;
+	}
+
+	/**
+	 * Where a subscription starts.
+	 *
+	 * @param resume the position in the hub's topic
+	 * @param lastEventId the {@code Last-Event-ID} of the response: the id of the update
+	 * before the first one sent, or {@code earliest}
+	 */
+	record Start(Resume resume, String lastEventId) {
+	}
+
+	/**
+	 * An update and its frame.
+	 *
+	 * @param update the update
+	 * @param frame its Server-Sent Event
+	 */
+	record Delivered(Update update, Frame frame) {
+	}
+
+	/** Encodes the hub topic's events. */
+	final class UpdateEncoder extends Encoder<Delivered> {
+
+		private static final Delivered NONE = new Delivered(null, null);
+
+		@Override
+		protected Delivered encode(Followed followed) {
+			Event event = followed.event();
+			Update update = (event != null) ? Update.parse(event.data()) : null;
+			if (update == null) {
+				return NONE;
+			}
+			String id = Objects.requireNonNullElseGet(update.id(),
+					() -> generatedId(MercureHub.this.topic(), event.offset()));
+			return new Delivered(update, Frame.of(update.frame(id), followed.publishedAt()));
+		}
+
+	}
+
+}
