@@ -54,4 +54,27 @@ public final class Tokens {
 		return jwt.serialize();
 	}
 
+	/**
+	 * Signs a Mercure token: its rights in the {@code mercure} claim.
+	 * @param key the hub's HS256 key
+	 * @param mercure the {@code mercure} claim ({@code publish}, {@code subscribe},
+	 * {@code payload})
+	 * @param expires the expiry, or {@code null} for a token without {@code exp}
+	 * @return the compact JWT
+	 */
+	public static String mercure(String key, Map<String, Object> mercure, Instant expires) {
+		JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().claim("mercure", mercure);
+		if (expires != null) {
+			claims.expirationTime(Date.from(expires));
+		}
+		SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims.build());
+		try {
+			jwt.sign(new MACSigner(key.getBytes(StandardCharsets.UTF_8)));
+		}
+		catch (JOSEException ex) {
+			throw new IllegalStateException(ex);
+		}
+		return jwt.serialize();
+	}
+
 }

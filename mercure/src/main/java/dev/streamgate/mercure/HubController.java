@@ -117,16 +117,19 @@ public class HubController {
 		}
 		return claims.flatMap((granted) -> {
 			Topic topic = this.hub.topic();
+			Subscriber subscriber = new Subscriber(selectors, granted.subscribe());
 			return Mono.using(() -> this.followers.acquire(topic),
-					(follower) -> this.hub.start(topic, follower, lastEventId).flatMap((start) -> {
-						exchange.getResponse().getHeaders().set("Last-Event-ID", start.lastEventId());
-						Subscriber subscriber = new Subscriber(selectors, granted.subscribe());
-						return this.responder.respond(exchange, granted.expiresAt(), (eventLoop, buffer) -> follower
-							.open(CHANNEL, buffer, SubscriptionMode.EVENT, Selection.ALL, start.resume(), eventLoop)
-							.flatMapMany((events) -> Flux.concat(Flux.just(OPENED),
-									events.mapNotNull((followed) -> frame(followed, subscriber))))
-							.onErrorResume(SlowSubscriberException.class, (ex) -> Flux.empty()), null, this.metrics);
-					}), this.followers::release);
+					(follower) -> this.hub.start(topic, follower, lastEventId, subscriber::receives)
+						.flatMap((start) -> {
+							exchange.getResponse().getHeaders().set("Last-Event-ID", start.lastEventId());
+							return this.responder.respond(exchange, granted.expiresAt(), (eventLoop, buffer) -> follower
+								.open(CHANNEL, buffer, SubscriptionMode.EVENT, Selection.ALL, start.resume(), eventLoop)
+								.flatMapMany((events) -> Flux.concat(Flux.just(OPENED),
+										events.mapNotNull((followed) -> frame(followed, subscriber))))
+								.onErrorResume(SlowSubscriberException.class, (ex) -> Flux.empty()), null,
+									this.metrics);
+						}),
+					this.followers::release);
 		});
 	}
 

@@ -48,6 +48,12 @@ public final class MercureHub {
 
 	private static final String ID_PREFIX = "urn:streamgate:";
 
+	/**
+	 * How far back from the end a live start looks for the newest update its subscriber
+	 * receives when the follower keeps none in memory (a node that has just started).
+	 */
+	private static final long LIVE_SCAN = 1000;
+
 	private final TopicStore topics;
 
 	private final EventLog log;
@@ -129,16 +135,23 @@ public final class MercureHub {
 	 * @param topic the hub's topic
 	 * @param follower the node's follower of it
 	 * @param lastEventId the id the subscriber sent, or {@code null}
+	 * @param receivable the updates the subscriber receives: a live start names the
+	 * newest of them, never one it may not see
 	 * @return the start
 	 */
-	Mono<Start> start(Topic topic, TopicFollower follower, String lastEventId) {
+	Mono<Start> start(Topic topic, TopicFollower follower, String lastEventId, Predicate<Update> receivable) {
 		if (lastEventId == null || lastEventId.isEmpty()) {
-			// Live: after the newest update, which the response names.
-			Event newest = follower.newest(MercureHub::isUpdate);
+			// Live: after the newest update the subscriber receives, which the response
+			// names; the newer ones it does not receive would be skipped anyway.
+			Predicate<Event> visible = (event) -> {
+				Update update = Update.parse(event.data());
+				return update != null && receivable.test(update);
+			};
+			Event newest = follower.newest(visible);
 			Mono<Event> last = (newest != null) ? Mono.just(newest)
-					: this.log.newest(topic, MercureHub::isUpdate, this.properties.resumeScan() + 1L);
+					: this.log.newest(topic, visible, Math.min(LIVE_SCAN, this.properties.resumeScan() + 1L));
 			return last.map((event) -> new Start(Resume.after(Cursor.of(event.offset())), idOf(topic, event)))
-				.defaultIfEmpty(new Start(Resume.EARLIEST, EARLIEST));
+				.defaultIfEmpty(new Start(Resume.LIVE, EARLIEST));
 		}
 		if (EARLIEST.equals(lastEventId)) {
 			return Mono.just(new Start(Resume.EARLIEST, EARLIEST));
