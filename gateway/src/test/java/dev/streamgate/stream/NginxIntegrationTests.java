@@ -31,12 +31,14 @@ import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.reactive.function.BodyInserters;
 import reactor.core.Disposable;
 
 import dev.streamgate.core.event.EventStorageProperties;
 import dev.streamgate.support.GatewayKafka;
 import dev.streamgate.support.RawHttp;
 import dev.streamgate.support.Sse;
+import dev.streamgate.support.Tokens;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -54,7 +56,11 @@ class NginxIntegrationTests {
 	@DynamicPropertySource
 	static void kafka(DynamicPropertyRegistry registry) {
 		GatewayKafka.register(registry);
+		registry.add("streamgate.mercure.publisher-key", () -> MERCURE_KEY);
+		registry.add("streamgate.mercure.anonymous", () -> "true");
 	}
+
+	private static final String MERCURE_KEY = "a-mercure-hub-key-of-at-least-32-bytes";
 
 	@Autowired
 	private WebTestClient client;
@@ -64,6 +70,9 @@ class NginxIntegrationTests {
 
 	@TempDir
 	Path prefix;
+
+	private static final String MERCURE_PUBLISHER = Tokens.mercure(MERCURE_KEY,
+			java.util.Map.of("publish", List.of("*")), null);
 
 	@ParameterizedTest
 	@ValueSource(strings = { "/api/v1/stream/%s", "/api/v1/stream?topic=%s", "h2c /api/v1/stream/%s",
@@ -140,6 +149,62 @@ class NginxIntegrationTests {
 				.map((data) -> several ? "{\"topic\":\"" + topicId + "\",\"data\":" + data + "}" : data)
 				.toList();
 			assertThat(received).extracting(ServerSentEvent::data).containsExactlyElementsOf(expected);
+		}
+		finally {
+			nginx.destroy();
+			nginx.waitFor(10, TimeUnit.SECONDS);
+		}
+	}
+
+	@Test
+	void mercureUpdatesPassThroughNginxOneByOne() throws Exception {
+		int nginxPort = freePort();
+		Process nginx = startNginx(Files.readString(Path.of("..", "deploy", "nginx", "nginx.conf"))
+			.replace("server 127.0.0.1:8080;", "server 127.0.0.1:" + this.port + ";"), nginxPort, freePort());
+		try {
+			await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
+				new Socket("127.0.0.1", nginxPort).close();
+				return true;
+			});
+			WebTestClient throughNginx = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + nginxPort).build();
+			// The hub's topic is made once the node is ready.
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> throughNginx.post()
+					.uri("/.well-known/mercure")
+					.header("Authorization", "Bearer " + MERCURE_PUBLISHER)
+					.body(BodyInserters.fromFormData("topic", "warm-up"))
+					.exchange()
+					.returnResult(String.class)
+					.getStatus()
+					.value() == 200);
+			List<ServerSentEvent<String>> received = new CopyOnWriteArrayList<>();
+			CompletableFuture<Void> open = new CompletableFuture<>();
+			Disposable stream = new Sse("http://127.0.0.1:" + nginxPort)
+				.all("/.well-known/mercure?topic=https%3A%2F%2Fexample.com%2Fproxied%2F%7Bid%7D", null)
+				.subscribe((event) -> {
+					open.complete(null);
+					if (event.data() != null) {
+						received.add(event);
+					}
+				});
+			open.get(10, TimeUnit.SECONDS);
+			List<String> ids = new ArrayList<>();
+			for (int i = 0; i < 5; i++) {
+				int expected = i + 1;
+				ids.add(throughNginx.post()
+					.uri("/.well-known/mercure")
+					.header("Authorization", "Bearer " + MERCURE_PUBLISHER)
+					.body(BodyInserters.fromFormData("topic", "https://example.com/proxied/" + i).with("data", "u" + i))
+					.exchange()
+					.expectStatus()
+					.isOk()
+					.expectBody(String.class)
+					.returnResult()
+					.getResponseBody());
+				await().atMost(Duration.ofSeconds(5)).until(() -> received.size() == expected);
+			}
+			stream.dispose();
+			assertThat(received).extracting(ServerSentEvent::id).containsExactlyElementsOf(ids);
 		}
 		finally {
 			nginx.destroy();
