@@ -49,7 +49,7 @@ app.kubernetes.io/component: {{ .role }}
 
 {{/* The roles in a stable order. */}}
 {{- define "streamgate.roles" -}}
-admin ingest poller sse webhook
+admin ingest poller sse webhook mercure
 {{- end }}
 
 {{/* TLS section of both Ingress objects. */}}

@@ -10,8 +10,6 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.HttpHeaders;
-import org.springframework.web.server.WebFilter;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.util.retry.Retry;
@@ -54,27 +52,6 @@ public class MercureConfiguration {
 	@Bean
 	TopicProvisioning mercureTopic(MercureHub hub) {
 		return new TopicProvisioning(hub);
-	}
-
-	/**
-	 * The {@code Link} to the hub on the gateway's responses
-	 * ({@code streamgate.mercure.discovery}): how a Mercure client finds the hub of the
-	 * resources it reads.
-	 * @param properties the hub's configuration
-	 * @return the filter
-	 */
-	@Bean
-	WebFilter mercureDiscovery(MercureProperties properties) {
-		String link = "<" + properties.hubUrl() + ">; rel=\"mercure\"";
-		return (exchange, chain) -> {
-			if (properties.discovery() && !exchange.getRequest().getPath().value().startsWith(HubController.PATH)) {
-				exchange.getResponse().beforeCommit(() -> {
-					exchange.getResponse().getHeaders().add(HttpHeaders.LINK, link);
-					return Mono.empty();
-				});
-			}
-			return chain.filter(exchange);
-		};
 	}
 
 	/** Makes the hub's topic, again and again until it is made or the node stops. */
