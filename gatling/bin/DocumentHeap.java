@@ -48,7 +48,7 @@ public class DocumentHeap {
 				JsonPatches.write(patch).length);
 		time("diff (JsonPatches.diff)", () -> JsonPatches.diff(from, to));
 		time("write the patch", () -> JsonPatches.write(patch));
-		// What a poller does since 2026-12-03 (thirty-fourth session): the patch written as it is found.
+		// What a poller does: the patch written as it is found.
 		time("diff written (writeDiff)", () -> JsonPatches.writeDiff(from, to));
 		time("apply (JsonPatches.apply)", () -> JsonPatches.apply(from, patch));
 		time("apply (Parsson's JsonPatch)", () -> PARSSON.createPatch(patch).apply(from));

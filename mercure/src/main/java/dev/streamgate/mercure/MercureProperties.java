@@ -19,8 +19,6 @@ import org.springframework.validation.annotation.Validated;
  * too
  * @param jwksUri a JWK Set whose keys verify the tokens of the roles without an HS256 key
  * @param anonymous whether subscribers without a token receive public updates
- * @param subscriptions whether the hub publishes subscription events and answers the
- * subscriptions API
  * @param topic the streamgate topic that keeps the hub's updates
  * @param retention how long updates are kept, and so how far back a subscriber resumes
  * @param retentionBytes how many bytes of updates are kept at most
@@ -36,12 +34,11 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("streamgate.mercure")
 @Validated
 public record MercureProperties(String publisherKey, String subscriberKey, String jwksUri,
-		@DefaultValue("false") boolean anonymous, @DefaultValue("false") boolean subscriptions,
-		@DefaultValue("mercure") String topic, @DefaultValue("P1D") Duration retention,
-		@DefaultValue("1GB") DataSize retentionBytes, @DefaultValue("10000") @Min(0) int resumeScan,
-		@DefaultValue("100") @Min(1) @Max(10000) int maxSelectors, @DefaultValue("1MB") DataSize maxUpdate,
-		@DefaultValue List<String> publishOrigins, @DefaultValue("false") boolean discovery,
-		@DefaultValue("/.well-known/mercure") String hubUrl) {
+		@DefaultValue("false") boolean anonymous, @DefaultValue("mercure") String topic,
+		@DefaultValue("P1D") Duration retention, @DefaultValue("1GB") DataSize retentionBytes,
+		@DefaultValue("10000") @Min(0) int resumeScan, @DefaultValue("100") @Min(1) @Max(10000) int maxSelectors,
+		@DefaultValue("1MB") DataSize maxUpdate, @DefaultValue List<String> publishOrigins,
+		@DefaultValue("false") boolean discovery, @DefaultValue("/.well-known/mercure") String hubUrl) {
 
 	/** The longest selector. */
 	static final int MAX_SELECTOR_LENGTH = 2048;
