@@ -133,6 +133,15 @@ public class HubController {
 		});
 	}
 
+	/**
+	 * Whether a subscriber receives an event: decided on the tail's thread, so that the
+	 * updates it does not select are never queued for its connection.
+	 */
+	private boolean receives(Followed followed, Subscriber subscriber) {
+		Update update = followed.encoded(this.hub.encoder()).update();
+		return update != null && subscriber.receives(update);
+	}
+
 	private Frame frame(Followed followed, Subscriber subscriber) {
 		if (followed.isHeartbeat()) {
 			return Frame.HEARTBEAT;

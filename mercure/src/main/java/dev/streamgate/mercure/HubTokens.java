@@ -1,10 +1,13 @@
 package dev.streamgate.mercure;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import javax.crypto.spec.SecretKeySpec;
 
@@ -35,9 +38,24 @@ final class HubTokens {
 	/** The query parameter of clients that can set neither a header nor a cookie. */
 	static final String QUERY = "authorization";
 
+	/**
+	 * Tokens verified lately, each kept at most this long (and never past its expiry).
+	 */
+	static final Duration REMEMBERED = Duration.ofSeconds(60);
+
+	private static final int REMEMBERED_MAX = 10_000;
+
 	private final ReactiveJwtDecoder publishers;
 
 	private final ReactiveJwtDecoder subscribers;
+
+	/**
+	 * The claims of tokens verified lately, by role and token: a publisher sends the same
+	 * token with every publication, and verifying it each time cost more than the rest of
+	 * the request. Bounded in count and age, so that a key taken out of a JWK Set stops
+	 * working within {@link #REMEMBERED}.
+	 */
+	private final Map<String, Remembered> remembered = new ConcurrentHashMap<>();
 
 	HubTokens(ReactiveJwtDecoder publishers, ReactiveJwtDecoder subscribers) {
 		this.publishers = publishers;
@@ -102,7 +120,7 @@ final class HubTokens {
 	 * @return its claims, or a 401 error when it is refused
 	 */
 	Mono<Claims> publisher(String token) {
-		return decode(this.publishers, token, "publishers");
+		return rememberedOr("p", token, () -> decode(this.publishers, token, "publishers"));
 	}
 
 	/**
@@ -111,7 +129,26 @@ final class HubTokens {
 	 * @return its claims, or a 401 error when it is refused
 	 */
 	Mono<Claims> subscriber(String token) {
-		return decode(this.subscribers, token, "subscribers");
+		return rememberedOr("s", token, () -> decode(this.subscribers, token, "subscribers"));
+	}
+
+	private Mono<Claims> rememberedOr(String role, String token, Supplier<Mono<Claims>> decode) {
+		String key = role + token;
+		Instant now = Instant.now();
+		Remembered known = this.remembered.get(key);
+		if (known != null && now.isBefore(known.until())) {
+			return Mono.just(known.claims());
+		}
+		return decode.get().doOnNext((claims) -> {
+			Instant until = now.plus(REMEMBERED);
+			if (claims.expiresAt() != null && claims.expiresAt().isBefore(until)) {
+				until = claims.expiresAt();
+			}
+			if (this.remembered.size() >= REMEMBERED_MAX) {
+				this.remembered.clear();
+			}
+			this.remembered.put(key, new Remembered(claims, until));
+		});
 	}
 
 	private static Mono<Claims> decode(ReactiveJwtDecoder decoder, String token, String role) {
@@ -163,6 +200,9 @@ final class HubTokens {
 	 */
 	static StreamgateException required(String detail) {
 		return new StreamgateException(ProblemType.UNAUTHORIZED, detail);
+	}
+
+	private record Remembered(Claims claims, Instant until) {
 	}
 
 	/**

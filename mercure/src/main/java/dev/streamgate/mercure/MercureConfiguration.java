@@ -41,7 +41,9 @@ public class MercureConfiguration {
 	HubTokens mercureTokens(MercureProperties properties) {
 		HubTokens tokens = HubTokens.of(properties);
 		if (properties.publisherKey() == null && properties.subscriberKey() == null && properties.jwksUri() == null) {
-			logger.warn("The Mercure hub has no key (streamgate.mercure.publisher-key, subscriber-key or jwks-uri): "
+			// A standalone node runs every role: a hub nobody configured is no fault.
+			logger.info("The Mercure hub at " + HubController.PATH
+					+ " has no key (streamgate.mercure.publisher-key, subscriber-key or jwks-uri): "
 					+ "it refuses every token, so nobody can publish"
 					+ (properties.anonymous() ? "" : " or subscribe"));
 		}

@@ -85,8 +85,8 @@ public final class MercureHub {
 	}
 
 	/**
-	 * Makes the hub's topic unless it exists; of nodes that start together, the first
-	 * makes it and the others find it.
+	 * Makes the hub's topic unless it exists, and gives it the configured retention; of
+	 * nodes that start together, the first makes it and the others find it.
 	 * @return completes once the topic exists
 	 */
 	Mono<Topic> provision() {
@@ -95,7 +95,7 @@ public final class MercureHub {
 		}
 		StoredTopic known = this.topics.get(this.properties.topic()).orElse(null);
 		if (known != null) {
-			return Mono.just(known.topic());
+			return retain(known.topic());
 		}
 		Instant now = Instant.now();
 		Topic topic = new Topic(this.properties.topic(), "Mercure hub", PayloadType.EVENT, null,
@@ -116,6 +116,19 @@ public final class MercureHub {
 				StoredTopic saved = this.topics.get(topic.id()).orElse(null);
 				return (saved != null) ? Mono.just(saved.topic()) : this.topics.save(topic).map(StoredTopic::topic);
 			}));
+	}
+
+	/** The existing topic with the retention the configuration gives now. */
+	private Mono<Topic> retain(Topic topic) {
+		Mono<Void> bytes = this.log.limitBytes(topic, this.properties.retentionBytes().toBytes());
+		if (topic.retention().equals(this.properties.retention())) {
+			return bytes.thenReturn(topic);
+		}
+		Topic retained = new Topic(topic.id(), topic.name(), topic.payloadType(), topic.publisher(),
+				topic.subscriptionModes(), topic.defaultSubscriptionMode(), topic.partitions(),
+				this.properties.retention(), topic.storage(), topic.isPublic(), topic.createdAt(), Instant.now(),
+				topic.schema(), topic.sharedPartition());
+		return bytes.then(this.log.update(topic, retained)).then(this.topics.save(retained)).map(StoredTopic::topic);
 	}
 
 	/**
@@ -151,7 +164,7 @@ public final class MercureHub {
 			Mono<Event> last = (newest != null) ? Mono.just(newest)
 					: this.log.newest(topic, visible, Math.min(LIVE_SCAN, this.properties.resumeScan() + 1L));
 			return last.map((event) -> new Start(Resume.after(Cursor.of(event.offset())), idOf(topic, event)))
-				.defaultIfEmpty(new Start(Resume.LIVE, EARLIEST));
+				.switchIfEmpty(Mono.fromSupplier(() -> fromNow(follower, EARLIEST)));
 		}
 		if (EARLIEST.equals(lastEventId)) {
 			return Mono.just(new Start(Resume.EARLIEST, EARLIEST));
@@ -160,14 +173,14 @@ public final class MercureHub {
 		if (offset != null) {
 			return Mono.zip(this.log.start(topic), this.log.end(topic))
 				.map((bounds) -> (offset >= bounds.getT1().last(0) && offset <= bounds.getT2().last(0))
-						? new Start(Resume.after(Cursor.of(offset)), lastEventId) : unknown());
+						? new Start(Resume.after(Cursor.of(offset)), lastEventId) : unknown(follower));
 		}
 		Predicate<Event> bearing = (event) -> lastEventId.equals(idOf(topic, event));
 		Event kept = follower.newest(bearing);
 		Mono<Event> found = (kept != null) ? Mono.just(kept) : (this.properties.resumeScan() > 0)
 				? this.log.newest(topic, bearing, this.properties.resumeScan()) : Mono.empty();
 		return found.map((event) -> new Start(Resume.after(Cursor.of(event.offset())), lastEventId))
-			.defaultIfEmpty(unknown());
+			.switchIfEmpty(Mono.fromSupplier(() -> unknown(follower)));
 	}
 
 	/**
@@ -175,8 +188,18 @@ public final class MercureHub {
 	 * it looks): the updates from now, and {@code earliest} in the response, so that the
 	 * subscriber knows it may have missed some and fetches the resource again.
 	 */
-	private static Start unknown() {
-		return new Start(Resume.LIVE, EARLIEST);
+	private static Start unknown(TopicFollower follower) {
+		return fromNow(follower, EARLIEST);
+	}
+
+	/**
+	 * The updates after those the follower has read now: an update published once the
+	 * subscriber has seen its stream open (its first bytes go out before it joins) still
+	 * reaches it.
+	 */
+	private static Start fromNow(TopicFollower follower, String lastEventId) {
+		Cursor position = follower.cursor();
+		return new Start((position != null) ? Resume.after(position) : Resume.LIVE, lastEventId);
 	}
 
 	private static boolean isUpdate(Event event) {

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -35,6 +36,13 @@ final class Subscription {
 
 	private final Selection selection;
 
+	/**
+	 * What the subscriber's channel takes of the events its selection selects, decided
+	 * here on the tail's thread so that an event it would drop is never queued;
+	 * {@code null} for all.
+	 */
+	private final Predicate<Followed> accepts;
+
 	private final Sinks.Many<Followed> queue;
 
 	private final Sinks.Empty<Void> cut = Sinks.empty();
@@ -59,6 +67,12 @@ final class Subscription {
 
 	Subscription(String channel, SubscriptionMode mode, Selection selection, ClientBuffer buffer, Cursor skipUntil,
 			Executor executor, Consumer<Subscription> onSlow) {
+		this(channel, mode, selection, null, buffer, skipUntil, executor, onSlow);
+	}
+
+	Subscription(String channel, SubscriptionMode mode, Selection selection, Predicate<Followed> accepts,
+			ClientBuffer buffer, Cursor skipUntil, Executor executor, Consumer<Subscription> onSlow) {
+		this.accepts = accepts;
 		this.channel = channel;
 		this.onSlow = onSlow;
 		this.mode = mode;
@@ -142,6 +156,9 @@ final class Subscription {
 	 * @return true when it is to be sent
 	 */
 	boolean selects(Followed followed) {
+		if (this.accepts != null && followed.event() != null && !this.accepts.test(followed)) {
+			return false;
+		}
 		return this.selection.selectsAll() || this.selection.accepts(followed.event(), followed::filterVariables);
 	}
 

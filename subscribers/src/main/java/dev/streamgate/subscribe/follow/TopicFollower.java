@@ -169,6 +169,15 @@ public final class TopicFollower implements EventTail.Listener {
 	}
 
 	/**
+	 * Where the follower stands, as a cursor: a subscriber that joins after it receives
+	 * every event the follower reads from now on.
+	 * @return the cursor, or {@code null} before the follower started
+	 */
+	public synchronized Cursor cursor() {
+		return this.position;
+	}
+
+	/**
 	 * The newest of the events this follower keeps in memory that is of a kind.
 	 * @param which the kind
 	 * @return the event, or {@code null} when none of those kept is
@@ -394,6 +403,24 @@ public final class TopicFollower implements EventTail.Listener {
 	 */
 	public Mono<Flux<Followed>> open(String channel, ClientBuffer buffer, SubscriptionMode mode, Selection selection,
 			Resume resume, Executor executor) {
+		return open(channel, buffer, mode, selection, null, resume, executor);
+	}
+
+	/**
+	 * Opens a subscription whose channel takes only some of the events its selection
+	 * selects.
+	 * @param channel the channel, for counts
+	 * @param buffer what the subscriber's connection holds
+	 * @param mode the subscription mode
+	 * @param selection the events it asked for (types, filter)
+	 * @param accepts the events the channel takes, decided before they are queued (the
+	 * Mercure hub's topic selectors); {@code null} for all
+	 * @param resume where the subscriber resumes
+	 * @param executor the event loop of the subscriber's connection
+	 * @return the subscription's events, replay first, then live
+	 */
+	public Mono<Flux<Followed>> open(String channel, ClientBuffer buffer, SubscriptionMode mode, Selection selection,
+			Predicate<Followed> accepts, Resume resume, Executor executor) {
 		Cursor cursor = resume.cursor();
 		Mono<Boolean> whenReady = this.ready.asMono().timeout(READY_TIMEOUT, Mono.defer(() -> {
 			logger.warn("Cannot follow " + this.topic.id() + " within " + READY_TIMEOUT.toSeconds()
@@ -404,7 +431,7 @@ public final class TopicFollower implements EventTail.Listener {
 					"The events of '" + this.topic.id()
 							+ "' cannot be followed now (is Kafka reachable?); retry shortly")
 				.withRetryAfter(Duration.ofSeconds(5)))));
-		Joining joining = new Joining(channel, buffer, mode, selection, executor);
+		Joining joining = new Joining(channel, buffer, mode, selection, accepts, executor);
 		if (selection.view() != null) {
 			// A view starts with its part as it is now, whatever the cursor: its ids are
 			// the topic's, and the events between one and now may not have changed it.
@@ -445,8 +472,8 @@ public final class TopicFollower implements EventTail.Listener {
 			return stream(add(joining, cursor), (first != null) ? Flux.just(first) : Flux.empty());
 		}
 		if (cursor.reaches(this.recent.start())) {
-			Subscription subscription = new Subscription(joining.channel(), mode, joining.selection(), joining.buffer(),
-					cursor, joining.executor(), this::slow);
+			Subscription subscription = new Subscription(joining.channel(), mode, joining.selection(),
+					joining.accepts(), joining.buffer(), cursor, joining.executor(), this::slow);
 			List<Followed> replay = new ArrayList<>();
 			for (Followed kept : this.recent.items()) {
 				Followed adapted = subscription.adapt(kept, this.cursors::format);
@@ -515,7 +542,7 @@ public final class TopicFollower implements EventTail.Listener {
 
 	private Subscription add(Joining joining, Cursor skipUntil) {
 		Subscription subscription = new Subscription(joining.channel(), joining.mode(), joining.selection(),
-				joining.buffer(), skipUntil, joining.executor(), this::slow);
+				joining.accepts(), joining.buffer(), skipUntil, joining.executor(), this::slow);
 		register(subscription);
 		return subscription;
 	}
@@ -652,7 +679,7 @@ public final class TopicFollower implements EventTail.Listener {
 	}
 
 	private record Joining(String channel, ClientBuffer buffer, SubscriptionMode mode, Selection selection,
-			Executor executor) {
+			Predicate<Followed> accepts, Executor executor) {
 	}
 
 	/**
