@@ -16,6 +16,7 @@ COPY storage-kafka storage-kafka
 COPY storage-memory storage-memory
 COPY publishers publishers
 COPY subscribers subscribers
+COPY mercure mercure
 COPY gateway gateway
 # Maven reads every module of the reactor, so each pom is here (DockerfileTests checks it); only the
 # gateway and what it needs are built.

@@ -60,7 +60,7 @@ class JvmOptionsTests {
 			.stream()
 			.filter((line) -> line.trim().startsWith("javaOpts:"))
 			.toList();
-		assertThat(chart).as("one javaOpts per role").hasSize(5);
+		assertThat(chart).as("one javaOpts per role").hasSize(6);
 		for (String option : options) {
 			assertThat(dockerfile).containsPattern("(?m)^ENV JAVA_TOOL_OPTIONS=\".*" + Pattern.quote(option));
 			assertThat(jib).contains(option);

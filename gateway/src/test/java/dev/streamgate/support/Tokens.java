@@ -40,18 +40,7 @@ public final class Tokens {
 	 * @return the compact JWT
 	 */
 	public static String hs256(String secret, String subject, Map<String, Object> rights, Instant expires) {
-		JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().subject(subject).claim("streamgate", rights);
-		if (expires != null) {
-			claims.expirationTime(Date.from(expires));
-		}
-		SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims.build());
-		try {
-			jwt.sign(new MACSigner(secret.getBytes(StandardCharsets.UTF_8)));
-		}
-		catch (JOSEException ex) {
-			throw new IllegalStateException(ex);
-		}
-		return jwt.serialize();
+		return sign(secret, new JWTClaimsSet.Builder().subject(subject).claim("streamgate", rights), expires);
 	}
 
 	/**
@@ -63,13 +52,16 @@ public final class Tokens {
 	 * @return the compact JWT
 	 */
 	public static String mercure(String key, Map<String, Object> mercure, Instant expires) {
-		JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().claim("mercure", mercure);
+		return sign(key, new JWTClaimsSet.Builder().claim("mercure", mercure), expires);
+	}
+
+	private static String sign(String secret, JWTClaimsSet.Builder claims, Instant expires) {
 		if (expires != null) {
 			claims.expirationTime(Date.from(expires));
 		}
 		SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims.build());
 		try {
-			jwt.sign(new MACSigner(key.getBytes(StandardCharsets.UTF_8)));
+			jwt.sign(new MACSigner(secret.getBytes(StandardCharsets.UTF_8)));
 		}
 		catch (JOSEException ex) {
 			throw new IllegalStateException(ex);

@@ -10,6 +10,12 @@ import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import org.springframework.core.io.buffer.DataBufferLimitException;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -28,6 +34,7 @@ import dev.streamgate.core.problem.ProblemType;
 import dev.streamgate.core.problem.StreamgateException;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
+import dev.streamgate.core.web.ProblemResponses;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.filter.Selection;
@@ -97,7 +104,20 @@ public class HubController {
 			description = "?topic=<selector> (repeatable): *, a topic, or an RFC 6570 URI template. "
 					+ "Resume with the Last-Event-ID header or the lastEventID parameter (earliest: all history). "
 					+ "The token (Authorization: Bearer, the mercureAuthorization cookie or the authorization "
-					+ "parameter) grants private updates; without one, public updates when anonymous access is on.")
+					+ "parameter) grants private updates; without one, public updates when anonymous access is on.",
+			parameters = {
+					@Parameter(name = "topic", in = ParameterIn.QUERY, required = true,
+							description = "a topic selector: *, a topic, or a URI template; repeatable",
+							array = @ArraySchema(schema = @Schema(type = "string"), minItems = 1)),
+					@Parameter(name = "lastEventID", in = ParameterIn.QUERY,
+							description = "resume after this update id, or earliest"),
+					@Parameter(name = "Last-Event-ID", in = ParameterIn.HEADER,
+							description = "resume after this update id; wins over lastEventID"),
+					@Parameter(name = HubTokens.QUERY, in = ParameterIn.QUERY,
+							description = "the subscriber's token, for clients that can send neither header nor cookie") })
+	@ApiResponse(responseCode = "200", description = "The updates, as Server-Sent Events",
+			content = @Content(mediaType = MediaType.TEXT_EVENT_STREAM_VALUE, schema = @Schema(type = "string")))
+	@ProblemResponses({ 400, 401, 429, 503 })
 	public Mono<Void> subscribe(ServerWebExchange exchange) {
 		ServerHttpRequest request = exchange.getRequest();
 		List<TopicSelector> selectors = selectors(request.getQueryParams().get("topic"));
@@ -115,22 +135,28 @@ public class HubController {
 					"A subscriber's token is required (anonymous subscribers are off): " + "Authorization: Bearer, the "
 							+ HubTokens.COOKIE + " cookie or the " + HubTokens.QUERY + " query parameter"));
 		}
-		return claims.flatMap((granted) -> {
-			Topic topic = this.hub.topic();
-			Subscriber subscriber = new Subscriber(selectors, granted.subscribe());
-			return Mono.using(() -> this.followers.acquire(topic),
-					(follower) -> this.hub.start(topic, follower, lastEventId, subscriber::receives)
-						.flatMap((start) -> {
-							exchange.getResponse().getHeaders().set("Last-Event-ID", start.lastEventId());
-							return this.responder.respond(exchange, granted.expiresAt(), (eventLoop, buffer) -> follower
-								.open(CHANNEL, buffer, SubscriptionMode.EVENT, Selection.ALL, start.resume(), eventLoop)
-								.flatMapMany((events) -> Flux.concat(Flux.just(OPENED),
-										events.mapNotNull((followed) -> frame(followed, subscriber))))
-								.onErrorResume(SlowSubscriberException.class, (ex) -> Flux.empty()), null,
-									this.metrics);
-						}),
-					this.followers::release);
-		});
+		// The topic is made by the first subscriber or publisher the hub accepts, never
+		// for a refused one.
+		return claims.flatMap((granted) -> this.hub.topic().map((topic) -> new Accepted(granted, topic)))
+			.flatMap((accepted) -> {
+				Claims granted = accepted.claims();
+				Topic topic = accepted.topic();
+				Subscriber subscriber = new Subscriber(selectors, granted.subscribe());
+				return Mono.using(() -> this.followers.acquire(topic),
+						(follower) -> this.hub.start(topic, follower, lastEventId, subscriber::receives)
+							.flatMap((start) -> {
+								exchange.getResponse().getHeaders().set("Last-Event-ID", start.lastEventId());
+								return this.responder.respond(exchange, granted.expiresAt(),
+										(eventLoop, buffer) -> follower
+											.open(CHANNEL, buffer, SubscriptionMode.EVENT, Selection.ALL,
+													start.resume(), eventLoop)
+											.flatMapMany((events) -> Flux.concat(Flux.just(OPENED),
+													events.mapNotNull((followed) -> frame(followed, subscriber))))
+											.onErrorResume(SlowSubscriberException.class, (ex) -> Flux.empty()),
+										null, this.metrics);
+							}),
+						this.followers::release);
+			});
 	}
 
 	/**
@@ -199,7 +225,13 @@ public class HubController {
 	@Operation(summary = "Publish a Mercure update",
 			description = "An application/x-www-form-urlencoded form: topic (repeatable: the first is the update's "
 					+ "topic, the others alternates), data, private, id, type, retry. 200 with the update's id as "
-					+ "text/plain once Kafka has it.")
+					+ "text/plain once Kafka has it.",
+			requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+					content = @Content(mediaType = MediaType.APPLICATION_FORM_URLENCODED_VALUE,
+							schema = @Schema(implementation = PublicationForm.class))))
+	@ApiResponse(responseCode = "200", description = "The update's id",
+			content = @Content(mediaType = MediaType.TEXT_PLAIN_VALUE, schema = @Schema(type = "string")))
+	@ProblemResponses({ 400, 401, 403, 413, 415, 503 })
 	public Mono<ResponseEntity<String>> publish(ServerWebExchange exchange) {
 		ServerHttpRequest request = exchange.getRequest();
 		MediaType type = request.getHeaders().getContentType();
@@ -365,6 +397,25 @@ public class HubController {
 							+ " cookie comes from a page of the hub's origin or of streamgate.mercure.publish-origins; "
 							+ "this one's origin is " + ((origin != null) ? "'" + origin + "'" : "unknown"));
 		}
+	}
+
+	private record Accepted(Claims claims, Topic topic) {
+	}
+
+	/**
+	 * The publication form, as the API document describes it.
+	 *
+	 * @param topic the update's topic, then its alternates
+	 * @param data the content
+	 * @param isPrivate present for a private update
+	 * @param id the update's id; the hub makes one when absent
+	 * @param type the SSE event type
+	 * @param retry the reconnection time in milliseconds
+	 */
+	@Schema(name = "MercurePublication", requiredProperties = { "topic" })
+	record PublicationForm(@ArraySchema(minItems = 1) List<String> topic, String data,
+			@Schema(name = "private") String isPrivate, @Schema(pattern = "^[^#\\r\\n].*") String id, String type,
+			@Schema(pattern = "^[0-9]+$") String retry) {
 	}
 
 	/**

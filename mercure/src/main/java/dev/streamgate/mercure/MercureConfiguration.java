@@ -50,13 +50,18 @@ public class MercureConfiguration {
 		return tokens;
 	}
 
-	/** Makes the hub's topic once the node is ready; tries again until it is made. */
+	/**
+	 * Gives the hub's topic, when there is one, the configured retention once the node is
+	 * ready.
+	 */
 	@Bean
 	TopicProvisioning mercureTopic(MercureHub hub) {
 		return new TopicProvisioning(hub);
 	}
 
-	/** Makes the hub's topic, again and again until it is made or the node stops. */
+	/**
+	 * Applies the hub's retention, again and again until it applies or the node stops.
+	 */
 	static final class TopicProvisioning implements ApplicationListener<ApplicationReadyEvent>, DisposableBean {
 
 		private final MercureHub hub;
@@ -69,10 +74,11 @@ public class MercureConfiguration {
 
 		@Override
 		public void onApplicationEvent(ApplicationReadyEvent event) {
-			this.provisioning = Mono.defer(this.hub::provision)
+			this.provisioning = Mono.defer(this.hub::retainExisting)
 				.retryWhen(Retry.fixedDelay(Long.MAX_VALUE, Duration.ofSeconds(2))
-					.doBeforeRetry((signal) -> logger.debug("The hub's topic is not made yet: " + signal.failure())))
-				.subscribe((topic) -> logger.info("The Mercure hub keeps its updates in topic '" + topic.id() + "'"));
+					.doBeforeRetry(
+							(signal) -> logger.debug("The hub's retention does not apply yet: " + signal.failure())))
+				.subscribe();
 		}
 
 		@Override

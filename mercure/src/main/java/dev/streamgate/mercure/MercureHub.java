@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
@@ -64,6 +65,9 @@ public final class MercureHub {
 
 	private final UpdateEncoder encoder = new UpdateEncoder();
 
+	/** The making of the topic, shared by the requests that wait for it. */
+	private final AtomicReference<Mono<Topic>> making = new AtomicReference<>();
+
 	MercureHub(TopicStore topics, EventLog log, EventPublisher publisher, MercureProperties properties) {
 		this.topics = topics;
 		this.log = log;
@@ -72,16 +76,45 @@ public final class MercureHub {
 	}
 
 	/**
-	 * The topic of the updates.
-	 * @return the topic
-	 * @throws StreamgateException (503) while it is not made yet
+	 * The topic of the updates, made by the first request that needs it: a hub nobody
+	 * uses leaves no topic behind.
+	 * @return the topic; a 503 error while the node has not read the topics yet
 	 */
-	Topic topic() {
-		return this.topics.get(this.properties.topic())
-			.map(StoredTopic::topic)
-			.orElseThrow(() -> new StreamgateException(ProblemType.NOT_READY,
-					"The hub's history (topic '" + this.properties.topic() + "') is not ready yet; retry shortly")
-				.withRetryAfter(Duration.ofSeconds(2)));
+	Mono<Topic> topic() {
+		StoredTopic known = this.topics.get(this.properties.topic()).orElse(null);
+		if (known != null) {
+			return Mono.just(known.topic());
+		}
+		if (!this.topics.isCaughtUp()) {
+			return Mono.error(notReady());
+		}
+		Mono<Topic> making = this.making.get();
+		if (making == null) {
+			Mono<Topic> made = provision().doFinally((signal) -> this.making.set(null)).cache();
+			making = this.making.compareAndSet(null, made) ? made : this.making.get();
+		}
+		return (making != null) ? making.onErrorMap((ex) -> !(ex instanceof StreamgateException), (ex) -> notReady())
+				: topic();
+	}
+
+	private StreamgateException notReady() {
+		return new StreamgateException(ProblemType.NOT_READY,
+				"The hub's history (topic '" + this.properties.topic() + "') is not ready yet; retry shortly")
+			.withRetryAfter(Duration.ofSeconds(2));
+	}
+
+	/**
+	 * Applies the configured retention to the hub's topic when it exists (a node that
+	 * starts with other settings).
+	 * @return completes once it applies
+	 */
+	Mono<Void> retainExisting() {
+		if (!this.topics.isCaughtUp()) {
+			return Mono.error(new IllegalStateException("the topics are not read yet"));
+		}
+		return Mono.justOrEmpty(this.topics.get(this.properties.topic()))
+			.flatMap((known) -> retain(known.topic()))
+			.then();
 	}
 
 	/**
@@ -137,10 +170,9 @@ public final class MercureHub {
 	 * @return its id: the publisher's, or the one made of its position
 	 */
 	Mono<String> publish(Update update) {
-		Topic topic = topic();
-		return this.publisher.publish(topic, List.of(update.json()))
+		return topic().flatMap((topic) -> this.publisher.publish(topic, List.of(update.json()))
 			.map((publication) -> (update.id() != null) ? update.id()
-					: generatedId(topic, publication.positions().get(0).offset()));
+					: generatedId(topic, publication.positions().get(0).offset())));
 	}
 
 	/**
@@ -213,7 +245,16 @@ public final class MercureHub {
 	}
 
 	static String generatedId(Topic topic, long offset) {
-		return ID_PREFIX + topic.incarnation() + ":" + offset;
+		return generatedId(topic.incarnation(), offset);
+	}
+
+	private static String generatedId(String incarnation, long offset) {
+		return ID_PREFIX + incarnation + ":" + offset;
+	}
+
+	/** The incarnation of the hub's topic as this node knows it now. */
+	private String incarnation() {
+		return this.topics.get(this.properties.topic()).map((known) -> known.topic().incarnation()).orElse("0");
 	}
 
 	/** The offset an id the hub made points at, or null for another id. */
@@ -271,8 +312,7 @@ public final class MercureHub {
 			if (update == null) {
 				return NONE;
 			}
-			String id = Objects.requireNonNullElseGet(update.id(),
-					() -> generatedId(MercureHub.this.topic(), event.offset()));
+			String id = Objects.requireNonNullElseGet(update.id(), () -> generatedId(incarnation(), event.offset()));
 			return new Delivered(update, Frame.of(update.frame(id), followed.publishedAt()));
 		}
 
