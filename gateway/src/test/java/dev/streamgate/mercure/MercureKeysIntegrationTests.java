@@ -29,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The Mercure hub's keys: publishers and subscribers each verified with their own HS256
- * key when both are set, or with the keys of a JWK Set (RS256 here).
+ * key when both are set, or with the keys of a JWK Set (RS256 here); the token's cookie
+ * by the name configured.
  */
 class MercureKeysIntegrationTests {
 
@@ -43,7 +44,7 @@ class MercureKeysIntegrationTests {
 				"--spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers(),
 				"--streamgate.kafka.topic-prefix=" + TestKafka.uniquePrefix(),
 				"--streamgate.mercure.publisher-key=" + PUBLISHER_KEY,
-				"--streamgate.mercure.subscriber-key=" + SUBSCRIBER_KEY)) {
+				"--streamgate.mercure.subscriber-key=" + SUBSCRIBER_KEY, "--streamgate.mercure.cookie-name=hubToken")) {
 			Map<String, Object> rights = Map.of("publish", List.of("*"), "subscribe", List.of("*"));
 			String byPublisherKey = Tokens.mercure(PUBLISHER_KEY, rights, null);
 			String bySubscriberKey = Tokens.mercure(SUBSCRIBER_KEY, rights, null);
@@ -51,7 +52,21 @@ class MercureKeysIntegrationTests {
 			assertThat(publish(gateway, byPublisherKey)).isEqualTo(200);
 			assertThat(subscribe(gateway, byPublisherKey)).isEqualTo(401);
 			assertThat(subscribe(gateway, bySubscriberKey)).isEqualTo(200);
+			// The cookie of the name configured, not Mercure's default.
+			assertThat(subscribeByCookie(gateway, "hubToken", bySubscriberKey)).isEqualTo(200);
+			assertThat(subscribeByCookie(gateway, "mercureAuthorization", bySubscriberKey)).isEqualTo(401);
 		}
+	}
+
+	private static int subscribeByCookie(RunningGateway gateway, String cookie, String token) {
+		return gateway.client()
+			.get()
+			.uri("/.well-known/mercure?topic=*")
+			.cookie(cookie, token)
+			.exchange()
+			.returnResult(String.class)
+			.getStatus()
+			.value();
 	}
 
 	@Test

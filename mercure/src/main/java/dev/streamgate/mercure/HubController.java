@@ -122,7 +122,7 @@ public class HubController {
 		ServerHttpRequest request = exchange.getRequest();
 		List<TopicSelector> selectors = selectors(request.getQueryParams().get("topic"));
 		String lastEventId = lastEventId(request);
-		Presented presented = HubTokens.presented(request);
+		Presented presented = this.tokens.presented(request);
 		Mono<Claims> claims;
 		if (presented != null) {
 			claims = this.tokens.subscriber(presented.token());
@@ -133,7 +133,7 @@ public class HubController {
 		else {
 			claims = Mono.error(HubTokens.required(
 					"A subscriber's token is required (anonymous subscribers are off): " + "Authorization: Bearer, the "
-							+ HubTokens.COOKIE + " cookie or the " + HubTokens.QUERY + " query parameter"));
+							+ this.tokens.cookie() + " cookie or the " + HubTokens.QUERY + " query parameter"));
 		}
 		// The topic is made by the first subscriber or publisher the hub accepts, never
 		// for a refused one.
@@ -239,10 +239,10 @@ public class HubController {
 			throw new StreamgateException(ProblemType.UNSUPPORTED_MEDIA_TYPE,
 					"A publication is an application/x-www-form-urlencoded form");
 		}
-		Presented presented = HubTokens.presented(request);
+		Presented presented = this.tokens.presented(request);
 		if (presented == null) {
-			throw HubTokens.required("A publisher's token is required: Authorization: Bearer, the " + HubTokens.COOKIE
-					+ " cookie or the " + HubTokens.QUERY + " query parameter");
+			throw HubTokens.required("A publisher's token is required: Authorization: Bearer, the "
+					+ this.tokens.cookie() + " cookie or the " + HubTokens.QUERY + " query parameter");
 		}
 		if (presented.fromCookie()) {
 			checkOrigin(request);
@@ -393,7 +393,7 @@ public class HubController {
 		String own = self.getScheme() + "://" + self.getRawAuthority();
 		if (origin == null || !(origin.equals(own) || this.properties.publishOrigins().contains(origin))) {
 			throw new StreamgateException(ProblemType.FORBIDDEN,
-					"A publication with the " + HubTokens.COOKIE
+					"A publication with the " + this.tokens.cookie()
 							+ " cookie comes from a page of the hub's origin or of streamgate.mercure.publish-origins; "
 							+ "this one's origin is " + ((origin != null) ? "'" + origin + "'" : "unknown"));
 		}

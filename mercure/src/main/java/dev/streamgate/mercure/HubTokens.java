@@ -32,9 +32,6 @@ import dev.streamgate.core.problem.StreamgateException;
  */
 final class HubTokens {
 
-	/** The cookie browsers send the token in. */
-	static final String COOKIE = "mercureAuthorization";
-
 	/** The query parameter of clients that can set neither a header nor a cookie. */
 	static final String QUERY = "authorization";
 
@@ -49,6 +46,8 @@ final class HubTokens {
 
 	private final ReactiveJwtDecoder subscribers;
 
+	private final String cookie;
+
 	/**
 	 * The claims of tokens verified lately, by role and token: a publisher sends the same
 	 * token with every publication, and verifying it each time cost more than the rest of
@@ -57,9 +56,18 @@ final class HubTokens {
 	 */
 	private final Map<String, Remembered> remembered = new ConcurrentHashMap<>();
 
-	HubTokens(ReactiveJwtDecoder publishers, ReactiveJwtDecoder subscribers) {
+	HubTokens(ReactiveJwtDecoder publishers, ReactiveJwtDecoder subscribers, String cookie) {
 		this.publishers = publishers;
 		this.subscribers = subscribers;
+		this.cookie = cookie;
+	}
+
+	/**
+	 * The name of the cookie browsers send the token in.
+	 * @return the name
+	 */
+	String cookie() {
+		return this.cookie;
 	}
 
 	/**
@@ -76,7 +84,7 @@ final class HubTokens {
 		String subscriberKey = (properties.subscriberKey() != null) ? properties.subscriberKey()
 				: properties.publisherKey();
 		return new HubTokens((publisherKey != null) ? hs256(publisherKey) : jwks,
-				(subscriberKey != null) ? hs256(subscriberKey) : jwks);
+				(subscriberKey != null) ? hs256(subscriberKey) : jwks, properties.cookieName());
 	}
 
 	private static ReactiveJwtDecoder hs256(String key) {
@@ -95,7 +103,7 @@ final class HubTokens {
 	 * @param request the request
 	 * @return the token, or {@code null} for none
 	 */
-	static Presented presented(ServerHttpRequest request) {
+	Presented presented(ServerHttpRequest request) {
 		String header = request.getHeaders().getFirst(HttpHeaders.AUTHORIZATION);
 		if (header != null) {
 			if (!header.regionMatches(true, 0, "Bearer ", 0, 7) || header.substring(7).isBlank()) {
@@ -107,7 +115,7 @@ final class HubTokens {
 		if (query != null && !query.isBlank()) {
 			return new Presented(query.trim(), false);
 		}
-		HttpCookie cookie = request.getCookies().getFirst(COOKIE);
+		HttpCookie cookie = request.getCookies().getFirst(this.cookie);
 		if (cookie != null && !cookie.getValue().isBlank()) {
 			return new Presented(cookie.getValue().trim(), true);
 		}

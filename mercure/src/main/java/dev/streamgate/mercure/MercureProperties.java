@@ -28,6 +28,8 @@ import org.springframework.validation.annotation.Validated;
  * @param maxUpdate the largest publication
  * @param publishOrigins the origins (besides the hub's own) of pages that may publish
  * with the cookie
+ * @param cookieName the cookie browsers send the token in ({@code mercureAuthorization};
+ * another name where several hubs share a domain)
  * @param discovery whether the gateway's responses carry a {@code Link} to the hub
  * @param hubUrl the hub's URL in that link
  */
@@ -38,7 +40,8 @@ public record MercureProperties(String publisherKey, String subscriberKey, Strin
 		@DefaultValue("P1D") Duration retention, @DefaultValue("1GB") DataSize retentionBytes,
 		@DefaultValue("10000") @Min(0) int resumeScan, @DefaultValue("100") @Min(1) @Max(10000) int maxSelectors,
 		@DefaultValue("1MB") DataSize maxUpdate, @DefaultValue List<String> publishOrigins,
-		@DefaultValue("false") boolean discovery, @DefaultValue("/.well-known/mercure") String hubUrl) {
+		@DefaultValue("mercureAuthorization") String cookieName, @DefaultValue("false") boolean discovery,
+		@DefaultValue("/.well-known/mercure") String hubUrl) {
 
 	/** The longest selector. */
 	static final int MAX_SELECTOR_LENGTH = 2048;
