@@ -9,7 +9,6 @@ import java.util.Map;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
@@ -17,10 +16,8 @@ import com.nimbusds.jwt.SignedJWT;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.reactive.function.BodyInserters;
-import reactor.core.publisher.Mono;
-import reactor.netty.DisposableServer;
-import reactor.netty.http.server.HttpServer;
 
+import dev.streamgate.support.JwksServer;
 import dev.streamgate.support.RunningGateway;
 import dev.streamgate.support.TestKafka;
 import dev.streamgate.support.Tokens;
@@ -73,26 +70,16 @@ class MercureKeysIntegrationTests {
 	void tokensSignedWithAKeyOfTheJwkSetAreTakenAndOthersRefused() throws Exception {
 		RSAKey key = new RSAKeyGenerator(2048).keyID("hub").generate();
 		RSAKey stranger = new RSAKeyGenerator(2048).keyID("hub").generate();
-		String jwks = new JWKSet(key.toPublicJWK()).toString();
-		DisposableServer jwksServer = HttpServer.create()
-			.host("127.0.0.1")
-			.port(0)
-			.route((routes) -> routes.get("/jwks.json",
-					(request, response) -> response.header("Content-Type", "application/json")
-						.sendString(Mono.just(jwks))))
-			.bindNow();
-		try (RunningGateway gateway = RunningGateway.start("--server.port=0",
-				"--spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers(),
-				"--streamgate.kafka.topic-prefix=" + TestKafka.uniquePrefix(),
-				"--streamgate.mercure.jwks-uri=http://127.0.0.1:" + jwksServer.port() + "/jwks.json")) {
+		try (JwksServer jwksServer = JwksServer.serving(key);
+				RunningGateway gateway = RunningGateway.start("--server.port=0",
+						"--spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers(),
+						"--streamgate.kafka.topic-prefix=" + TestKafka.uniquePrefix(),
+						"--streamgate.mercure.jwks-uri=" + jwksServer.uri())) {
 			assertThat(publish(gateway, rs256(stranger))).isEqualTo(401);
 			assertThat(publish(gateway, rs256(key))).isEqualTo(200);
 			assertThat(subscribe(gateway, rs256(key))).isEqualTo(200);
 			assertThat(subscribe(gateway, Tokens.mercure(PUBLISHER_KEY, Map.of("subscribe", List.of("*")), null)))
 				.isEqualTo(401);
-		}
-		finally {
-			jwksServer.disposeNow();
 		}
 	}
 

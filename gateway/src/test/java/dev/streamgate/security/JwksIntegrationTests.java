@@ -8,17 +8,14 @@ import java.util.Map;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.HttpHeaders;
-import reactor.core.publisher.Mono;
-import reactor.netty.DisposableServer;
-import reactor.netty.http.server.HttpServer;
 
+import dev.streamgate.support.JwksServer;
 import dev.streamgate.support.RunningGateway;
 import dev.streamgate.support.TestKafka;
 
@@ -32,18 +29,11 @@ class JwksIntegrationTests {
 	void tokensSignedWithAKeyOfTheJwksAreAcceptedAndOthersRefused() throws Exception {
 		RSAKey key = new RSAKeyGenerator(2048).keyID("k1").generate();
 		RSAKey stranger = new RSAKeyGenerator(2048).keyID("k1").generate();
-		String jwks = new JWKSet(key.toPublicJWK()).toString();
-		DisposableServer jwksServer = HttpServer.create()
-			.host("127.0.0.1")
-			.port(0)
-			.route((routes) -> routes.get("/jwks.json",
-					(request, response) -> response.header("Content-Type", "application/json")
-						.sendString(Mono.just(jwks))))
-			.bindNow();
-		try (RunningGateway gateway = RunningGateway.start("--server.port=0",
-				"--spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers(),
-				"--streamgate.kafka.topic-prefix=" + TestKafka.uniquePrefix(),
-				"--streamgate.security.jwt.jwk-set-uri=http://127.0.0.1:" + jwksServer.port() + "/jwks.json")) {
+		try (JwksServer jwksServer = JwksServer.serving(key);
+				RunningGateway gateway = RunningGateway.start("--server.port=0",
+						"--spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers(),
+						"--streamgate.kafka.topic-prefix=" + TestKafka.uniquePrefix(),
+						"--streamgate.security.jwt.jwk-set-uri=" + jwksServer.uri())) {
 			gateway.client()
 				.get()
 				.uri("/api/v1/topics")
@@ -66,9 +56,6 @@ class JwksIntegrationTests {
 				.exchange()
 				.expectStatus()
 				.isUnauthorized();
-		}
-		finally {
-			jwksServer.disposeNow();
 		}
 	}
 
