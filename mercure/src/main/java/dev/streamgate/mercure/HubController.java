@@ -143,19 +143,15 @@ public class HubController {
 				Topic topic = accepted.topic();
 				Subscriber subscriber = new Subscriber(selectors, granted.subscribe());
 				return Mono.using(() -> this.followers.acquire(topic),
-						(follower) -> this.hub.start(topic, follower, lastEventId, subscriber::receives)
-							.flatMap((start) -> {
-								exchange.getResponse().getHeaders().set("Last-Event-ID", start.lastEventId());
-								return this.responder.respond(exchange, granted.expiresAt(),
-										(eventLoop, buffer) -> follower
-											.open(CHANNEL, buffer, SubscriptionMode.EVENT, Selection.ALL,
-													start.resume(), eventLoop)
-											.flatMapMany((events) -> Flux.concat(Flux.just(OPENED),
-													events.mapNotNull((followed) -> frame(followed, subscriber))))
-											.onErrorResume(SlowSubscriberException.class, (ex) -> Flux.empty()),
-										null, this.metrics);
-							}),
-						this.followers::release);
+						(follower) -> this.hub.start(topic, follower, lastEventId, subscriber).flatMap((start) -> {
+							exchange.getResponse().getHeaders().set("Last-Event-ID", start.lastEventId());
+							return this.responder.respond(exchange, granted.expiresAt(), (eventLoop, buffer) -> follower
+								.open(CHANNEL, buffer, SubscriptionMode.EVENT, Selection.ALL,
+										(followed) -> receives(followed, subscriber), start.resume(), eventLoop)
+								.flatMapMany((events) -> Flux.concat(Flux.just(OPENED), events.mapNotNull(this::frame)))
+								.onErrorResume(SlowSubscriberException.class, (ex) -> Flux.empty()), null,
+									this.metrics);
+						}), this.followers::release);
 			});
 	}
 
@@ -168,7 +164,7 @@ public class HubController {
 		return update != null && subscriber.receives(update);
 	}
 
-	private Frame frame(Followed followed, Subscriber subscriber) {
+	private Frame frame(Followed followed) {
 		if (followed.isHeartbeat()) {
 			return Frame.HEARTBEAT;
 		}
@@ -177,8 +173,8 @@ public class HubController {
 			// Last-Event-ID said so already.
 			return null;
 		}
-		Delivered delivered = followed.encoded(this.hub.encoder());
-		return (delivered.update() != null && subscriber.receives(delivered.update())) ? delivered.frame() : null;
+		// The follower queued only the updates the subscriber receives.
+		return followed.encoded(this.hub.encoder()).frame();
 	}
 
 	private List<TopicSelector> selectors(List<String> values) {
@@ -416,25 +412,6 @@ public class HubController {
 	record PublicationForm(@ArraySchema(minItems = 1) List<String> topic, String data,
 			@Schema(name = "private") String isPrivate, @Schema(pattern = "^[^#\\r\\n].*") String id, String type,
 			@Schema(pattern = "^[0-9]+$") String retry) {
-	}
-
-	/**
-	 * One subscription's choice and rights.
-	 *
-	 * @param selectors the selectors it asked for
-	 * @param granted the selectors of the private updates its token grants, or
-	 * {@code null}
-	 */
-	record Subscriber(List<TopicSelector> selectors, List<TopicSelector> granted) {
-
-		boolean receives(Update update) {
-			if (!TopicSelector.anyMatches(this.selectors, update.topics())) {
-				return false;
-			}
-			return !update.isPrivate()
-					|| (this.granted != null && TopicSelector.anyMatches(this.granted, update.topics()));
-		}
-
 	}
 
 }

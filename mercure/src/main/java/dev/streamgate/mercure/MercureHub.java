@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -23,6 +22,7 @@ import dev.streamgate.core.topic.StoredTopic;
 import dev.streamgate.core.topic.Storage;
 import dev.streamgate.core.topic.SubscriptionMode;
 import dev.streamgate.core.topic.Topic;
+import dev.streamgate.mercure.Update.Heading;
 import dev.streamgate.subscribe.follow.Encoder;
 import dev.streamgate.subscribe.follow.Followed;
 import dev.streamgate.subscribe.follow.Resume;
@@ -64,6 +64,8 @@ public final class MercureHub {
 	private final MercureProperties properties;
 
 	private final UpdateEncoder encoder = new UpdateEncoder();
+
+	private final HeadingEncoder headings = new HeadingEncoder();
 
 	/** The making of the topic, shared by the requests that wait for it. */
 	private final AtomicReference<Mono<Topic>> making = new AtomicReference<>();
@@ -180,22 +182,27 @@ public final class MercureHub {
 	 * @param topic the hub's topic
 	 * @param follower the node's follower of it
 	 * @param lastEventId the id the subscriber sent, or {@code null}
-	 * @param receivable the updates the subscriber receives: a live start names the
-	 * newest of them, never one it may not see
+	 * @param subscriber the subscriber: a live start names the newest update it receives,
+	 * never one it may not see
 	 * @return the start
 	 */
-	Mono<Start> start(Topic topic, TopicFollower follower, String lastEventId, Predicate<Update> receivable) {
+	Mono<Start> start(Topic topic, TopicFollower follower, String lastEventId, Subscriber subscriber) {
 		if (lastEventId == null || lastEventId.isEmpty()) {
 			// Live: after the newest update the subscriber receives, which the response
 			// names; the newer ones it does not receive would be skipped anyway.
-			Predicate<Event> visible = (event) -> {
-				Update update = Update.parse(event.data());
-				return update != null && receivable.test(update);
-			};
-			Event newest = follower.newest(visible);
-			Mono<Event> last = (newest != null) ? Mono.just(newest)
-					: this.log.newest(topic, visible, Math.min(LIVE_SCAN, this.properties.resumeScan() + 1L));
-			return last.map((event) -> new Start(Resume.after(Cursor.of(event.offset())), idOf(topic, event)))
+			Followed newest = follower.newest((kept) -> {
+				Heading heading = kept.encoded(this.headings);
+				return heading != null && subscriber.receives(heading);
+			});
+			if (newest != null) {
+				return Mono.just(new Start(Resume.after(Cursor.of(newest.event().offset())),
+						newest.encoded(this.headings).id()));
+			}
+			return this.log.newest(topic, (event) -> {
+				Heading heading = Update.heading(event.data());
+				return heading != null && subscriber.receives(heading);
+			}, Math.min(LIVE_SCAN, this.properties.resumeScan() + 1L))
+				.map((event) -> new Start(Resume.after(Cursor.of(event.offset())), idOf(topic, event)))
 				.switchIfEmpty(Mono.fromSupplier(() -> fromNow(follower, EARLIEST)));
 		}
 		if (EARLIEST.equals(lastEventId)) {
@@ -207,10 +214,13 @@ public final class MercureHub {
 				.map((bounds) -> (offset >= bounds.getT1().last(0) && offset <= bounds.getT2().last(0))
 						? new Start(Resume.after(Cursor.of(offset)), lastEventId) : unknown(follower));
 		}
-		Predicate<Event> bearing = (event) -> lastEventId.equals(idOf(topic, event));
-		Event kept = follower.newest(bearing);
-		Mono<Event> found = (kept != null) ? Mono.just(kept) : (this.properties.resumeScan() > 0)
-				? this.log.newest(topic, bearing, this.properties.resumeScan()) : Mono.empty();
+		Followed kept = follower.newest((candidate) -> {
+			Heading heading = candidate.encoded(this.headings);
+			return heading != null && lastEventId.equals(heading.id());
+		});
+		Mono<Event> found = (kept != null) ? Mono.just(kept.event())
+				: (this.properties.resumeScan() > 0) ? this.log.newest(topic,
+						(event) -> lastEventId.equals(idOf(topic, event)), this.properties.resumeScan()) : Mono.empty();
 		return found.map((event) -> new Start(Resume.after(Cursor.of(event.offset())), lastEventId))
 			.switchIfEmpty(Mono.fromSupplier(() -> unknown(follower)));
 	}
@@ -234,14 +244,10 @@ public final class MercureHub {
 		return new Start((position != null) ? Resume.after(position) : Resume.LIVE, lastEventId);
 	}
 
-	private static boolean isUpdate(Event event) {
-		return Update.parse(event.data()) != null;
-	}
-
 	/** The id of an update's event. */
 	static String idOf(Topic topic, Event event) {
-		Update update = Update.parse(event.data());
-		return (update != null && update.id() != null) ? update.id() : generatedId(topic, event.offset());
+		Heading heading = Update.heading(event.data());
+		return (heading != null && heading.id() != null) ? heading.id() : generatedId(topic, event.offset());
 	}
 
 	static String generatedId(Topic topic, long offset) {
@@ -298,6 +304,24 @@ public final class MercureHub {
 	 * @param frame its Server-Sent Event
 	 */
 	record Delivered(Update update, Frame frame) {
+	}
+
+	/**
+	 * Reads the heading of the hub topic's events, its id the one the subscriber sees:
+	 * what resumes look for among the updates the follower keeps, read once for all.
+	 */
+	final class HeadingEncoder extends Encoder<Heading> {
+
+		@Override
+		protected Heading encode(Followed followed) {
+			Event event = followed.event();
+			Heading heading = (event != null) ? Update.heading(event.data()) : null;
+			if (heading == null || heading.id() != null) {
+				return heading;
+			}
+			return heading.withId(generatedId(incarnation(), event.offset()));
+		}
+
 	}
 
 	/** Encodes the hub topic's events. */

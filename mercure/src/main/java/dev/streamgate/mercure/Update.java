@@ -3,6 +3,7 @@ package dev.streamgate.mercure;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import tools.jackson.core.JacksonException;
@@ -44,6 +45,37 @@ public record Update(String id, List<String> topics, String data, @JsonProperty(
 		catch (JacksonException ex) {
 			return null;
 		}
+	}
+
+	/**
+	 * What a resume looks at of an update read back, its data skipped.
+	 * @param json the event's data
+	 * @return the heading, or {@code null} when the event is no update
+	 */
+	static Heading heading(byte[] json) {
+		try {
+			Heading heading = MAPPER.readValue(json, Heading.class);
+			return (heading.topics() != null && !heading.topics().isEmpty()) ? heading : null;
+		}
+		catch (JacksonException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * An update's id, topics and privacy: what a resume looks for among the kept updates.
+	 *
+	 * @param id the publisher's id, or {@code null}
+	 * @param topics the topics
+	 * @param isPrivate whether it is private
+	 */
+	@JsonIgnoreProperties(ignoreUnknown = true)
+	record Heading(String id, List<String> topics, @JsonProperty("private") boolean isPrivate) {
+
+		Heading withId(String id) {
+			return new Heading(id, this.topics, this.isPrivate);
+		}
+
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.streamgate.core.event;
 
 import java.util.ArrayDeque;
+import java.util.Iterator;
 
 /**
  * The newest events of one topic kept in memory, so that a subscriber that resumes from a
@@ -78,6 +79,29 @@ public final class RecentEvents<T> {
 	 */
 	public Iterable<T> items() {
 		return () -> this.entries.stream().map(Entry::item).iterator();
+	}
+
+	/**
+	 * The kept events, newest first.
+	 * @return a view of them
+	 */
+	public Iterable<T> newestFirst() {
+		return () -> {
+			Iterator<Entry<T>> entries = this.entries.descendingIterator();
+			return new Iterator<>() {
+
+				@Override
+				public boolean hasNext() {
+					return entries.hasNext();
+				}
+
+				@Override
+				public T next() {
+					return entries.next().item();
+				}
+
+			};
+		};
 	}
 
 	public int size() {

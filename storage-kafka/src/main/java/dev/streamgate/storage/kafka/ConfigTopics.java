@@ -73,6 +73,11 @@ final class ConfigTopics {
 				new Spec(prefix + KafkaMirroring.MIRRORS, 1, true, TopicConfig.CLEANUP_POLICY_COMPACT,
 						Map.of(TopicConfig.SEGMENT_MS_CONFIG, "600000", TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG,
 								"0.1")),
+				// What live nodes hold (the Mercure hub's subscriptions): read only
+				// where used.
+				new Spec(prefix + KafkaPresence.TOPIC, 1, false, TopicConfig.CLEANUP_POLICY_COMPACT,
+						Map.of(TopicConfig.SEGMENT_MS_CONFIG, "600000", TopicConfig.MIN_CLEANABLE_DIRTY_RATIO_CONFIG,
+								"0.1")),
 				new Spec(prefix + "leases", this.properties.leasePartitions(), false, TopicConfig.CLEANUP_POLICY_DELETE,
 						Map.of(TopicConfig.RETENTION_MS_CONFIG, "60000")),
 				// The shared event log: a topic's partition is the hash of its id modulo

@@ -142,6 +142,11 @@ public class KafkaConfiguration {
 		return log;
 	}
 
+	@Bean(destroyMethod = "close")
+	KafkaPresence presence(KafkaClients clients, KafkaWriter bulkWriter, KafkaTopicStore topicStore) {
+		return new KafkaPresence(clients, bulkWriter);
+	}
+
 	@Bean
 	KafkaLeases leases(KafkaClients clients, KafkaTopicStore topicStore) {
 		return new KafkaLeases(clients);

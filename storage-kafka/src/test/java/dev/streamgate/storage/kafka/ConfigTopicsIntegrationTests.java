@@ -59,7 +59,7 @@ class ConfigTopicsIntegrationTests {
 			.atMost(java.time.Duration.ofSeconds(10))
 			.untilAsserted(() -> assertThat(admin.listTopics().names().get()).contains(prefix + "topics",
 					prefix + "webhooks", prefix + "cursors", prefix + "snapshots", prefix + "event-types",
-					prefix + "leases", prefix + "attempts"));
+					prefix + "leases", prefix + "attempts", prefix + "presence"));
 		assertThat(admin.describeTopics(List.of(prefix + "leases"))
 			.allTopicNames()
 			.get()

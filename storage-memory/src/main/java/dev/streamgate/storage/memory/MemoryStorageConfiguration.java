@@ -75,6 +75,11 @@ public class MemoryStorageConfiguration {
 	}
 
 	@Bean
+	MemoryPresence presence() {
+		return new MemoryPresence();
+	}
+
+	@Bean
 	@ConditionalOnRole(Role.INGEST)
 	MemoryIdempotencyStore idempotencyStore(IdempotencyProperties properties) {
 		return new MemoryIdempotencyStore(properties.idempotencyWindow(), Clock.systemUTC(),

@@ -202,7 +202,8 @@ final class Subscription {
 	 * overflowed
 	 */
 	Flux<Followed> stream(Flux<Followed> first) {
-		Flux<Followed> replay = this.selection.selectsAll() ? first : first.filter(this::selects);
+		Flux<Followed> replay = (this.selection.selectsAll() && this.accepts == null) ? first
+				: first.filter(this::selects);
 		Flux<Followed> live = this.queue.asFlux().doOnNext((followed) -> this.buffer.release(weight(followed)));
 		return Flux.concat(replay, live)
 			.takeUntilOther(this.cut.asMono())

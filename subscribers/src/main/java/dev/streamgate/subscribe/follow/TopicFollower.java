@@ -178,21 +178,21 @@ public final class TopicFollower implements EventTail.Listener {
 	}
 
 	/**
-	 * The newest of the events this follower keeps in memory that is of a kind.
-	 * @param which the kind
+	 * The newest of the events this follower keeps in memory that is of a kind, looked
+	 * for from the newest back.
+	 * @param which the kind: it may cache what it reads of an event with
+	 * {@link Followed#encoded}, which the kept copies hold for the next search
 	 * @return the event, or {@code null} when none of those kept is
 	 */
-	public synchronized Event newest(Predicate<Event> which) {
-		Event found = null;
+	public synchronized Followed newest(Predicate<Followed> which) {
 		if (this.recent != null) {
-			for (Followed kept : this.recent.items()) {
-				Event event = kept.event();
-				if (event != null && which.test(event)) {
-					found = event;
+			for (Followed kept : this.recent.newestFirst()) {
+				if (kept.event() != null && which.test(kept)) {
+					return kept;
 				}
 			}
 		}
-		return found;
+		return null;
 	}
 
 	/**
