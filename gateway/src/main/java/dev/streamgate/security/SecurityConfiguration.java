@@ -166,12 +166,29 @@ public class SecurityConfiguration {
 		return ((parent != null) ? parent : brokerData.toAbsolutePath()).resolve("token.key");
 	}
 
+	/** Where the Mercure hub lists its subscriptions. */
+	private static final String MERCURE_SUBSCRIPTIONS_PATH = "/.well-known/mercure/subscriptions";
+
 	/**
 	 * Spring Security's firewall, its header checks made without regular expressions
-	 * ({@link HeaderCharacters}).
+	 * ({@link HeaderCharacters}). The Mercure subscriptions API alone takes encoded
+	 * slashes (double ones too) and percent signs in its path, where they are part of an
+	 * escaped topic selector
+	 * ({@code /.well-known/mercure/subscriptions/https%3A%2F%2F...}); its own filter
+	 * chain matches that prefix, which no decoding changes.
 	 */
 	@Bean
 	ServerWebExchangeFirewall firewall() {
+		StrictServerWebExchangeFirewall strict = strictFirewall();
+		StrictServerWebExchangeFirewall escapedPaths = strictFirewall();
+		escapedPaths.setAllowUrlEncodedSlash(true);
+		escapedPaths.setAllowUrlEncodedPercent(true);
+		escapedPaths.setAllowUrlEncodedDoubleSlash(true);
+		return (exchange) -> exchange.getRequest().getPath().value().startsWith(MERCURE_SUBSCRIPTIONS_PATH + "/")
+				? escapedPaths.getFirewalledExchange(exchange) : strict.getFirewalledExchange(exchange);
+	}
+
+	private static StrictServerWebExchangeFirewall strictFirewall() {
 		StrictServerWebExchangeFirewall firewall = new StrictServerWebExchangeFirewall();
 		firewall.setAllowedHeaderNames(HeaderCharacters::allowedName);
 		firewall.setAllowedHeaderValues(HeaderCharacters::allowedValue);

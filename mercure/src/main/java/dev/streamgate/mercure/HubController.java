@@ -75,8 +75,6 @@ public class HubController {
 	 */
 	private static final Frame OPENED = Frame.of(":\n\n".getBytes(StandardCharsets.UTF_8), 0);
 
-	private static final String SUBSCRIPTIONS_PATH = PATH + "/subscriptions";
-
 	private final MercureHub hub;
 
 	private final HubTokens tokens;
@@ -89,9 +87,12 @@ public class HubController {
 
 	private final DeliveryMetrics metrics;
 
+	private final ActiveSubscriptions subscriptions;
+
 	HubController(MercureHub hub, HubTokens tokens, TopicFollowers followers, SseResponder responder,
-			MercureProperties properties, MeterRegistry meters) {
+			MercureProperties properties, MeterRegistry meters, ActiveSubscriptions subscriptions) {
 		this.hub = hub;
+		this.subscriptions = subscriptions;
 		this.tokens = tokens;
 		this.followers = followers;
 		this.responder = responder;
@@ -149,10 +150,23 @@ public class HubController {
 								.open(CHANNEL, buffer, SubscriptionMode.EVENT, Selection.ALL,
 										(followed) -> receives(followed, subscriber), start.resume(), eventLoop)
 								.flatMapMany((events) -> Flux.concat(Flux.just(OPENED), events.mapNotNull(this::frame)))
+								.transform((frames) -> announced(frames, selectors, granted))
 								.onErrorResume(SlowSubscriberException.class, (ex) -> Flux.empty()), null,
 									this.metrics);
 						}), this.followers::release);
 			});
+	}
+
+	/**
+	 * The stream, its subscriptions announced while it lasts when active subscriptions
+	 * are on.
+	 */
+	private Flux<Frame> announced(Flux<Frame> frames, List<TopicSelector> selectors, Claims claims) {
+		if (!this.properties.subscriptions()) {
+			return frames;
+		}
+		return Flux.using(() -> this.subscriptions.open(selectors, claims.payload()), (opened) -> frames,
+				ActiveSubscriptions.Opened::close);
 	}
 
 	/**
@@ -296,7 +310,7 @@ public class HubController {
 		}
 		for (String topic : topics) {
 			if (isReserved(topic)) {
-				throw new StreamgateException(ProblemType.FORBIDDEN, "The topics under " + SUBSCRIPTIONS_PATH
+				throw new StreamgateException(ProblemType.FORBIDDEN, "The topics under " + ActiveSubscriptions.PATH
 						+ " are the hub's own: '" + topic + "' cannot be published to");
 			}
 		}
@@ -330,7 +344,7 @@ public class HubController {
 		catch (IllegalArgumentException ex) {
 			path = topic;
 		}
-		return path.equals(SUBSCRIPTIONS_PATH) || path.startsWith(SUBSCRIPTIONS_PATH + "/");
+		return path.equals(ActiveSubscriptions.PATH) || path.startsWith(ActiveSubscriptions.PATH + "/");
 	}
 
 	private static String single(Map<String, List<String>> form, String name) {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationListener;
@@ -18,6 +19,7 @@ import dev.streamgate.core.event.EventPublisher;
 import dev.streamgate.core.role.ConditionalOnRole;
 import dev.streamgate.core.role.Role;
 import dev.streamgate.core.storage.EventLog;
+import dev.streamgate.core.storage.Presence;
 import dev.streamgate.core.storage.TopicStore;
 
 /**
@@ -35,6 +37,21 @@ public class MercureConfiguration {
 	MercureHub mercureHub(TopicStore topicStore, EventLog eventLog, EventPublisher eventPublisher,
 			MercureProperties properties) {
 		return new MercureHub(topicStore, eventLog, eventPublisher, properties);
+	}
+
+	@Bean
+	ActiveSubscriptions mercureSubscriptions(Presence presence, MercureHub hub) {
+		return new ActiveSubscriptions(presence, hub);
+	}
+
+	/**
+	 * Publishes the end of the subscriptions of nodes that die, once the node is ready,
+	 * when active subscriptions are on.
+	 */
+	@Bean
+	@ConditionalOnBooleanProperty("streamgate.mercure.subscriptions")
+	OrphanSettling mercureOrphans(ActiveSubscriptions subscriptions) {
+		return new OrphanSettling(subscriptions);
 	}
 
 	@Bean
@@ -57,6 +74,32 @@ public class MercureConfiguration {
 	@Bean
 	TopicProvisioning mercureTopic(MercureHub hub) {
 		return new TopicProvisioning(hub);
+	}
+
+	/** Settles the subscriptions of dead nodes from the start of the node to its end. */
+	static final class OrphanSettling implements ApplicationListener<ApplicationReadyEvent>, DisposableBean {
+
+		private final ActiveSubscriptions subscriptions;
+
+		private volatile Disposable settling;
+
+		OrphanSettling(ActiveSubscriptions subscriptions) {
+			this.subscriptions = subscriptions;
+		}
+
+		@Override
+		public void onApplicationEvent(ApplicationReadyEvent event) {
+			this.settling = this.subscriptions.settleOrphans();
+		}
+
+		@Override
+		public void destroy() {
+			Disposable running = this.settling;
+			if (running != null) {
+				running.dispose();
+			}
+		}
+
 	}
 
 	/**

@@ -178,6 +178,21 @@ public final class MercureHub {
 	}
 
 	/**
+	 * The id of the newest update, or {@code earliest} when there is none.
+	 * @return the id
+	 */
+	Mono<String> lastEventId() {
+		StoredTopic known = this.topics.get(this.properties.topic()).orElse(null);
+		if (known == null) {
+			return Mono.just(EARLIEST);
+		}
+		Topic topic = known.topic();
+		return this.log.newest(topic, (event) -> Update.heading(event.data()) != null, LIVE_SCAN)
+			.map((event) -> idOf(topic, event))
+			.defaultIfEmpty(EARLIEST);
+	}
+
+	/**
 	 * Where a subscription starts, and the {@code Last-Event-ID} its response carries.
 	 * @param topic the hub's topic
 	 * @param follower the node's follower of it

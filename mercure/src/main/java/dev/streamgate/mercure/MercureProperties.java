@@ -32,6 +32,8 @@ import org.springframework.validation.annotation.Validated;
  * another name where several hubs share a domain)
  * @param discovery whether the gateway's responses carry a {@code Link} to the hub
  * @param hubUrl the hub's URL in that link
+ * @param subscriptions whether subscriptions are published as they open and close, and
+ * listed by the subscriptions API
  */
 @ConfigurationProperties("streamgate.mercure")
 @Validated
@@ -41,7 +43,7 @@ public record MercureProperties(String publisherKey, String subscriberKey, Strin
 		@DefaultValue("10000") @Min(0) int resumeScan, @DefaultValue("100") @Min(1) @Max(10000) int maxSelectors,
 		@DefaultValue("1MB") DataSize maxUpdate, @DefaultValue List<String> publishOrigins,
 		@DefaultValue("mercureAuthorization") String cookieName, @DefaultValue("false") boolean discovery,
-		@DefaultValue("/.well-known/mercure") String hubUrl) {
+		@DefaultValue("/.well-known/mercure") String hubUrl, @DefaultValue("false") boolean subscriptions) {
 
 	/** The longest selector. */
 	static final int MAX_SELECTOR_LENGTH = 2048;
