@@ -30,6 +30,16 @@ class UpdateTests {
 	}
 
 	@Test
+	void aHeadingReadsTheIdTopicsAndPrivacyOfAnUpdateAndNothingOfOtherEvents() {
+		Update update = new Update("id-1", List.of("https://example.com/a", "urn:alt"), "big data", true, "book",
+				2500L);
+		assertThat(Update.heading(update.json()))
+			.isEqualTo(new Update.Heading("id-1", List.of("https://example.com/a", "urn:alt"), true));
+		assertThat(Update.heading("{\"n\":1}".getBytes(StandardCharsets.UTF_8))).isNull();
+		assertThat(Update.heading("not json".getBytes(StandardCharsets.UTF_8))).isNull();
+	}
+
+	@Test
 	void eachLineOfTheDataIsADataLine() {
 		Update update = new Update(null, List.of("t"), "one\ntwo\r\nthree\rfour\n", false, "book", 100L);
 		assertThat(new String(update.frame("urn:x:1"), StandardCharsets.UTF_8)).isEqualTo("""
