@@ -122,6 +122,21 @@ class BadInputFaultTests {
 	}
 
 	@Test
+	void aMalformedUriIsAProblem() throws Exception {
+		for (String path : List.of("/api/v1/topics/%ZZ", "/.well-known/mercure?topic=%G1",
+				"/.well-known/mercure/subscriptions/%", "/api/v1/stream/a%zz?mode=event")) {
+			String answer = raw("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+			assertThat(answer).as(path)
+				.startsWith("HTTP/1.1 400")
+				.containsIgnoringCase("content-type: application/problem+json")
+				.contains("\"status\":400", "malformed");
+		}
+		assertThat(raw("HEAD /api/v1/topics/%ZZ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"))
+			.startsWith("HTTP/1.1 400")
+			.doesNotContain("malformed");
+	}
+
+	@Test
 	void hugeHeadersAndBrokenHttpAreRefusedOrClosed() throws Exception {
 		List<String> answers = new ArrayList<>();
 		answers.add(raw("GET /api/v1/topics HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(64 * 1024) + "\r\n\r\n"));
