@@ -1,6 +1,7 @@
 package dev.streamgate.mercure;
 
 import java.time.Duration;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -50,8 +51,8 @@ public class MercureConfiguration {
 	 */
 	@Bean
 	@ConditionalOnBooleanProperty("streamgate.mercure.subscriptions")
-	OrphanSettling mercureOrphans(ActiveSubscriptions subscriptions) {
-		return new OrphanSettling(subscriptions);
+	WhileReady mercureOrphans(ActiveSubscriptions subscriptions) {
+		return new WhileReady(subscriptions::settleOrphans);
 	}
 
 	@Bean
@@ -69,66 +70,37 @@ public class MercureConfiguration {
 
 	/**
 	 * Gives the hub's topic, when there is one, the configured retention once the node is
-	 * ready.
+	 * ready: again and again until it applies or the node stops.
 	 */
 	@Bean
-	TopicProvisioning mercureTopic(MercureHub hub) {
-		return new TopicProvisioning(hub);
+	WhileReady mercureTopic(MercureHub hub) {
+		return new WhileReady(() -> Mono.defer(hub::retainExisting)
+			.retryWhen(Retry.fixedDelay(Long.MAX_VALUE, Duration.ofSeconds(2))
+				.doBeforeRetry((signal) -> logger.debug("The hub's retention does not apply yet: " + signal.failure())))
+			.subscribe());
 	}
 
-	/** Settles the subscriptions of dead nodes from the start of the node to its end. */
-	static final class OrphanSettling implements ApplicationListener<ApplicationReadyEvent>, DisposableBean {
+	/** Work started once the node is ready, and stopped with it. */
+	static final class WhileReady implements ApplicationListener<ApplicationReadyEvent>, DisposableBean {
 
-		private final ActiveSubscriptions subscriptions;
+		private final Supplier<Disposable> start;
 
-		private volatile Disposable settling;
+		private volatile Disposable running;
 
-		OrphanSettling(ActiveSubscriptions subscriptions) {
-			this.subscriptions = subscriptions;
+		WhileReady(Supplier<Disposable> start) {
+			this.start = start;
 		}
 
 		@Override
 		public void onApplicationEvent(ApplicationReadyEvent event) {
-			this.settling = this.subscriptions.settleOrphans();
+			this.running = this.start.get();
 		}
 
 		@Override
 		public void destroy() {
-			Disposable running = this.settling;
-			if (running != null) {
-				running.dispose();
-			}
-		}
-
-	}
-
-	/**
-	 * Applies the hub's retention, again and again until it applies or the node stops.
-	 */
-	static final class TopicProvisioning implements ApplicationListener<ApplicationReadyEvent>, DisposableBean {
-
-		private final MercureHub hub;
-
-		private volatile Disposable provisioning;
-
-		TopicProvisioning(MercureHub hub) {
-			this.hub = hub;
-		}
-
-		@Override
-		public void onApplicationEvent(ApplicationReadyEvent event) {
-			this.provisioning = Mono.defer(this.hub::retainExisting)
-				.retryWhen(Retry.fixedDelay(Long.MAX_VALUE, Duration.ofSeconds(2))
-					.doBeforeRetry(
-							(signal) -> logger.debug("The hub's retention does not apply yet: " + signal.failure())))
-				.subscribe();
-		}
-
-		@Override
-		public void destroy() {
-			Disposable running = this.provisioning;
-			if (running != null) {
-				running.dispose();
+			Disposable started = this.running;
+			if (started != null) {
+				started.dispose();
 			}
 		}
 
