@@ -297,6 +297,21 @@ class MercureHubIntegrationTests {
 		tokenNode.client().get().uri("/actuator/health").exchange().expectHeader().doesNotExist(HttpHeaders.LINK);
 	}
 
+	@Test
+	void theSubscriptionsApiIsNotFoundWhileActiveSubscriptionsAreOff() {
+		tokenNode.client()
+			.get()
+			.uri("/.well-known/mercure/subscriptions")
+			.header(HttpHeaders.AUTHORIZATION, "Bearer " + subscriber(List.of("*")))
+			.exchange()
+			.expectStatus()
+			.isNotFound()
+			.expectHeader()
+			.contentType("application/problem+json")
+			.expectBody(String.class)
+			.value((body) -> assertThat(body).contains("streamgate.mercure.subscriptions"));
+	}
+
 	private static int status(String authorization, MultiValueMap<String, String> form) {
 		return tokenNode.client().post().uri("/.well-known/mercure").headers((headers) -> {
 			if (authorization != null) {

@@ -83,28 +83,28 @@ public class SubscriptionsController {
 		return this.tokens.subscriber(presented.token())
 			.doOnNext((claims) -> authorize(claims, requested))
 			.then(this.subscriptions.list())
-			.map((listing) -> {
-				List<Subscription> selected = listing.subscriptions()
-					.stream()
-					.filter((subscription) -> segments.isEmpty() || selects(segments.get(0), subscription))
-					.filter((subscription) -> segments.size() < 2 || subscription.subscriber().equals(segments.get(1)))
-					.toList();
-				Object body;
-				if (segments.size() == 2) {
-					if (selected.isEmpty()) {
-						throw new StreamgateException(ProblemType.NOT_FOUND,
-								"No open subscription of '" + segments.get(1) + "' to '" + segments.get(0) + "'");
-					}
-					body = selected.get(0)
-						.withContext(ActiveSubscriptions.CONTEXT)
-						.withLastEventId(listing.lastEventId());
-				}
-				else {
-					body = new Collection(ActiveSubscriptions.CONTEXT, rawPath, "Subscriptions", listing.lastEventId(),
-							selected);
-				}
-				return ResponseEntity.ok().contentType(JSON_LD).cacheControl(CacheControl.noStore()).body(body);
-			});
+			.map((listing) -> ResponseEntity.ok()
+				.contentType(JSON_LD)
+				.cacheControl(CacheControl.noStore())
+				.body(answer(listing, segments, rawPath)));
+	}
+
+	/** The collection, or the one subscription the path names. */
+	private static Object answer(ActiveSubscriptions.Listing listing, List<String> segments, String rawPath) {
+		List<Subscription> selected = listing.subscriptions()
+			.stream()
+			.filter((subscription) -> segments.isEmpty() || selects(segments.get(0), subscription))
+			.filter((subscription) -> segments.size() < 2 || subscription.subscriber().equals(segments.get(1)))
+			.toList();
+		if (segments.size() < 2) {
+			return new Collection(ActiveSubscriptions.CONTEXT, rawPath, "Subscriptions", listing.lastEventId(),
+					selected);
+		}
+		if (selected.isEmpty()) {
+			throw new StreamgateException(ProblemType.NOT_FOUND,
+					"No open subscription of '" + segments.get(1) + "' to '" + segments.get(0) + "'");
+		}
+		return selected.get(0).withContext(ActiveSubscriptions.CONTEXT).withLastEventId(listing.lastEventId());
 	}
 
 	private static void authorize(Claims claims, String requested) {

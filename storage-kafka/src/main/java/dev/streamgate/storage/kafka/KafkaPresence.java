@@ -169,39 +169,38 @@ final class KafkaPresence implements Presence, AutoCloseable {
 			return;
 		}
 		long now = System.nanoTime();
-		Set<String> nodes = new HashSet<>(this.beats.keySet());
-		nodes.addAll(this.held.keySet());
-		nodes.remove(this.node);
-		List<String> dead = nodes.stream().filter((other) -> !isAlive(other, now)).toList();
-		if (dead.isEmpty()) {
-			return;
-		}
-		boolean settles = nodes.stream()
+		Set<String> others = new HashSet<>(this.beats.keySet());
+		others.addAll(this.held.keySet());
+		others.remove(this.node);
+		List<String> dead = others.stream().filter((other) -> !isAlive(other, now)).toList();
+		boolean settles = others.stream()
 			.filter((other) -> isAlive(other, now))
 			.allMatch((other) -> other.compareTo(this.node) > 0);
-		if (!settles) {
+		if (dead.isEmpty() || !settles) {
 			return;
 		}
 		Map<String, byte[]> tombstones = new LinkedHashMap<>();
-		for (String gone : dead) {
-			Map<String, byte[]> entries = this.held.remove(gone);
-			Long beat = this.beats.remove(gone);
-			if (entries != null) {
-				entries.forEach((key, value) -> {
-					this.orphans.tryEmitNext(new Entry(gone, key, value));
-					tombstones.put(HELD + gone + "/" + key, null);
-				});
-			}
-			if (beat == null || beat != LEFT) {
-				tombstones.put(BEAT + gone, null);
-			}
-			logger.info("Node " + gone
-					+ ((beat != null && beat == LEFT) ? " left"
-							: " has not beaten for " + this.expiry.toSeconds() + " s")
-					+ ": " + ((entries != null) ? entries.size() : 0) + " of its entries settled by node " + this.node);
-		}
+		dead.forEach((gone) -> settle(gone, tombstones));
 		this.log.appendAll(tombstones)
 			.subscribe(null, (ex) -> logger.warn("The tombstones of dead nodes' entries failed: " + ex.getMessage()));
+	}
+
+	/** Hands a dead node's entries over and adds their tombstones (and its beat's). */
+	private void settle(String gone, Map<String, byte[]> tombstones) {
+		Map<String, byte[]> entries = this.held.remove(gone);
+		Long beat = this.beats.remove(gone);
+		if (entries != null) {
+			entries.forEach((key, value) -> {
+				this.orphans.tryEmitNext(new Entry(gone, key, value));
+				tombstones.put(HELD + gone + "/" + key, null);
+			});
+		}
+		boolean left = beat != null && beat == LEFT;
+		if (!left) {
+			tombstones.put(BEAT + gone, null);
+		}
+		logger.info("Node " + gone + (left ? " left" : " has not beaten for " + this.expiry.toSeconds() + " s") + ": "
+				+ ((entries != null) ? entries.size() : 0) + " of its entries settled by node " + this.node);
 	}
 
 	/** Applies a record, on the reader's thread. */
