@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -96,7 +97,7 @@ final class ActiveSubscriptions {
 					both.getT2()
 						.stream()
 						.map((entry) -> Subscription.parse(entry.value()))
-						.filter((subscription) -> subscription != null)
+						.filter(Objects::nonNull)
 						.sorted(Comparator.comparing(Subscription::id))
 						.toList()));
 	}

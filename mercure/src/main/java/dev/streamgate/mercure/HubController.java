@@ -40,7 +40,6 @@ import dev.streamgate.core.topic.Topic;
 import dev.streamgate.core.filter.Selection;
 import dev.streamgate.mercure.HubTokens.Claims;
 import dev.streamgate.mercure.HubTokens.Presented;
-import dev.streamgate.mercure.MercureHub.Delivered;
 import dev.streamgate.subscribe.follow.DeliveryMetrics;
 import dev.streamgate.subscribe.follow.Followed;
 import dev.streamgate.subscribe.follow.SlowSubscriberException;
@@ -170,8 +169,8 @@ public class HubController {
 	}
 
 	/**
-	 * Whether a subscriber receives an event: decided on the tail's thread, so that the
-	 * updates it does not select are never queued for its connection.
+	 * Whether a subscriber receives an event: decided as the follower fans it out, so
+	 * that the updates it does not select are never queued for its connection.
 	 */
 	private boolean receives(Followed followed, Subscriber subscriber) {
 		Update update = followed.encoded(this.hub.encoder()).update();

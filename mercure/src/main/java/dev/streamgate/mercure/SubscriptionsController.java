@@ -91,9 +91,10 @@ public class SubscriptionsController {
 
 	/** The collection, or the one subscription the path names. */
 	private static Object answer(ActiveSubscriptions.Listing listing, List<String> segments, String rawPath) {
+		TopicSelector topic = segments.isEmpty() ? null : TopicSelector.of(segments.get(0));
 		List<Subscription> selected = listing.subscriptions()
 			.stream()
-			.filter((subscription) -> segments.isEmpty() || selects(segments.get(0), subscription))
+			.filter((subscription) -> topic == null || topic.matches(subscription.topic()))
 			.filter((subscription) -> segments.size() < 2 || subscription.subscriber().equals(segments.get(1)))
 			.toList();
 		if (segments.size() < 2) {
@@ -112,15 +113,6 @@ public class SubscriptionsController {
 			throw new StreamgateException(ProblemType.FORBIDDEN,
 					"The token's subscribe selectors do not select '" + requested + "'");
 		}
-	}
-
-	/**
-	 * Whether a subscription is one of a topic's: the same selector, or one the requested
-	 * selector selects.
-	 */
-	private static boolean selects(String topic, Subscription subscription) {
-		return topic.equals(subscription.topic())
-				|| TopicSelector.anyMatches(List.of(TopicSelector.of(topic)), List.of(subscription.topic()));
 	}
 
 	/** The unescaped topic and subscriber of the path, as many as it has. */
